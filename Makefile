@@ -1,0 +1,45 @@
+# gec-meta — run `make help` for the targets.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+DATA ?= $(or $(GEC_META_DATA),data)
+MIRROR ?=
+export GEC_META_DATA := $(abspath $(DATA))
+
+.DEFAULT_GOAL := help
+.PHONY: help setup data run test test-all bench reproduce cache-info cache-clear clean
+
+help: ## list the targets
+	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*?## "}{printf "  make %-12s %s\n", $$1, $$2}'
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $@
+
+setup: $(VENV)/.installed ## create .venv and install gec-meta with its test tools
+
+data: setup ## fill $(DATA) from MIRROR, ../shared/data, or the public repositories (sha256-verified)
+	$(PY) -m gec_meta.data.fetch --dest $(DATA) $(if $(MIRROR),--mirror $(MIRROR))
+
+run: data ## install, fetch data and run the default meta-evaluation (ERRANT on SEEDA Base)
+	$(PY) run.py
+
+test: data ## fast tests plus the CI subset of the slow real-data tests
+	$(PY) -m pytest -q -m "not slow or ci"
+
+test-all: data ## every test, including all slow real-data tests
+	$(PY) -m pytest -q
+
+bench: data ## benchmarks (wall time, memory), written to bench/RESULTS.md
+	$(PY) bench/run_all.py
+
+cache-info: setup ## size of the on-disk cache ($$GEC_META_CACHE or ~/.cache/gec-meta)
+	$(PY) -m gec_meta.cache info
+
+cache-clear: setup ## delete the on-disk cache
+	$(PY) -m gec_meta.cache clear
+
+clean: ## remove outputs/ (results) — not the data or the cache
+	rm -rf outputs

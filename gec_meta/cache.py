@@ -1,0 +1,191 @@
+"""Content-addressed on-disk cache shared by every expensive stage.
+
+Two kinds of entries, both keyed by *what produced them* (a component signature: tool,
+model and versions) plus a hash of the input text, so an entry can never be served for
+different input or a different tool:
+
+* :class:`KeyValueStore` — many small values (spaCy parses reduced to ERRANT edits, encoder
+  outputs, per-sentence statistics).  A namespace is a folder of immutable shard files; new
+  entries are written as a new shard via a temporary file and ``os.replace`` (atomic on POSIX),
+  so concurrent writers (parallel sweep jobs) never corrupt each other: at worst two jobs
+  compute and store the same value twice.
+* :func:`load_array` / :func:`save_array` — one numpy array per key (a metric's statistics of
+  a whole dataset), written atomically the same way.
+
+The root is ``$GEC_META_CACHE`` or ``~/.cache/gec-meta``; ``GEC_META_CACHE=off`` disables it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import pickle
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+
+def cache_root() -> Path | None:
+    """The cache folder, or None when caching is disabled."""
+    env = os.environ.get("GEC_META_CACHE")
+    if env is not None and env.lower() in ("off", "0", "none", ""):
+        return None
+    return Path(env) if env else Path.home() / ".cache" / "gec-meta"
+
+
+def text_hash(*parts: str) -> str:
+    """sha256 of text parts joined unambiguously (length-prefixed)."""
+    h = hashlib.sha256()
+    for p in parts:
+        b = p.encode("utf-8")
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    return h.hexdigest()
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+class KeyValueStore:
+    """A namespace of small cached values (see module docstring).
+
+    Args:
+        namespace: the component signature, e.g. ``errant-edits|errant:3.0.2|spacy:3.8.7|...``.
+        root: cache root; None disables persistence (the store is then in-memory only).
+    """
+
+    def __init__(self, namespace: str, root: Path | None = None, *, use_default_root: bool = True):
+        if root is None and use_default_root:
+            root = cache_root()
+        self.namespace = namespace
+        self.folder = None if root is None else root / "kv" / text_hash(namespace)[:24]
+        self._data: dict[str, Any] = {}
+        self._pending: dict[str, Any] = {}
+        self.hits = 0
+        self.misses = 0
+        if self.folder is not None and self.folder.is_dir():
+            for shard in sorted(self.folder.glob("*.pkl")):
+                try:
+                    self._data.update(pickle.loads(shard.read_bytes()))
+                except Exception:  # a truncated shard from a killed writer: ignore it
+                    continue
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def get(self, key: str) -> Any | None:
+        value = self._data.get(key)
+        if value is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return value
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._data
+
+    def missing(self, keys: Iterable[str]) -> list[str]:
+        """The keys not in the store, in order, without duplicates."""
+        seen: set[str] = set()
+        out = []
+        for k in keys:
+            if k not in self._data and k not in seen:
+                seen.add(k)
+                out.append(k)
+        return out
+
+    def put(self, key: str, value: Any) -> None:
+        self._data[key] = value
+        self._pending[key] = value
+
+    def flush(self) -> None:
+        """Write pending entries as one new shard (atomic)."""
+        if self.folder is None or not self._pending:
+            self._pending.clear()
+            return
+        payload = pickle.dumps(self._pending, protocol=pickle.HIGHEST_PROTOCOL)
+        if not (self.folder / "namespace.txt").exists():
+            _atomic_write(self.folder / "namespace.txt", self.namespace.encode("utf-8"))
+        _atomic_write(self.folder / f"{hashlib.sha256(payload).hexdigest()[:32]}.pkl", payload)
+        self._pending.clear()
+
+
+def _array_path(key: str, root: Path) -> Path:
+    return root / "arrays" / f"{text_hash(key)[:40]}.npy"
+
+
+def load_array(key: str, root: Path | None = None) -> np.ndarray | None:
+    """The array stored under ``key``, or None."""
+    root = cache_root() if root is None else root
+    if root is None:
+        return None
+    path = _array_path(key, root)
+    if not path.is_file():
+        return None
+    try:
+        return np.load(path, allow_pickle=False)
+    except (ValueError, OSError, EOFError):
+        return None
+
+
+def save_array(key: str, array: np.ndarray, root: Path | None = None, about: dict | None = None) -> None:
+    """Store ``array`` under ``key`` atomically (with a JSON sidecar describing it)."""
+    root = cache_root() if root is None else root
+    if root is None:
+        return
+    path = _array_path(key, root)
+    buf = io.BytesIO()
+    np.save(buf, np.ascontiguousarray(array), allow_pickle=False)
+    _atomic_write(path, buf.getvalue())
+    meta = {"key": key, "shape": list(array.shape), **(about or {})}
+    _atomic_write(path.with_suffix(".json"), json.dumps(meta, indent=1).encode("utf-8"))
+
+
+def cache_info(root: Path | None = None) -> dict[str, Any]:
+    """Sizes of the cache's namespaces and arrays (for ``make cache-info``)."""
+    root = cache_root() if root is None else root
+    info: dict[str, Any] = {"root": str(root), "namespaces": [], "arrays": 0, "bytes": 0}
+    if root is None or not root.is_dir():
+        return info
+    for folder in sorted((root / "kv").glob("*")):
+        size = sum(f.stat().st_size for f in folder.glob("*"))
+        name = (folder / "namespace.txt").read_text() if (folder / "namespace.txt").exists() else folder.name
+        info["namespaces"].append({"namespace": name, "shards": len(list(folder.glob("*.pkl"))), "bytes": size})
+        info["bytes"] += size
+    arrays = list((root / "arrays").glob("*.npy"))
+    info["arrays"] = len(arrays)
+    info["bytes"] += sum(f.stat().st_size for f in (root / "arrays").glob("*"))
+    return info
+
+
+if __name__ == "__main__":  # python -m gec_meta.cache [info|clear]
+    import shutil
+    import sys
+
+    cmd = sys.argv[1] if len(sys.argv) > 1 else "info"
+    root = cache_root()
+    if cmd == "clear":
+        if root is not None and root.exists():
+            shutil.rmtree(root)
+        print(f"cleared {root}")
+    else:
+        info = cache_info()
+        print(f"cache root: {info['root']}  ({info['bytes'] / 1e6:.1f} MB, {info['arrays']} arrays)")
+        for ns in info["namespaces"]:
+            print(f"  {ns['shards']:4d} shards {ns['bytes'] / 1e6:8.1f} MB  {ns['namespace']}")

@@ -1,0 +1,379 @@
+"""Meta-evaluation datasets as immutable typed containers.
+
+Every loader takes an explicit data root (never globs), normalises whitespace through
+:func:`gec_meta.data.io.read_lines` and checks line counts.  See ``shared/data/README.md`` for
+the files, index bases and whitespace traps handled here.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from ..errors import ConfigError, DataError, MissingDataError
+from .io import read_lines
+from .judgments import RankingItem, read_judgments
+
+CONLL14_SIZE = 1312
+
+# SEEDA's alphabetical system order: the order of its human score files and the order used
+# by the published TrueSkill-aggregated numbers (Goto et al. 2025).
+SEEDA_SYSTEMS = (
+    "BART", "BERT-fuse", "GECToR-BERT", "GECToR-ens", "GPT-3.5", "INPUT", "LM-Critic", "PIE",
+    "REF-F", "REF-M", "Riken-Tohoku", "T5", "TemplateGEC", "TransGEC", "UEDIN-MS",
+)
+# SEEDA system sets (SEEDA utils/corr_system.py; gec-metrics MetaEvalSEEDA).
+SEEDA_SETTINGS = {
+    "base": ("INPUT", "REF-F", "GPT-3.5"),
+    "fluency": ("INPUT",),
+    "+input": ("REF-F", "GPT-3.5"),
+    "all": (),
+}
+SEEDA_HUMAN = ("EW_edit", "EW_sent", "TS_edit", "TS_sent")
+
+# GJG15 Table 3 order (Grundkiewicz et al. 2015), the order of the published numbers.
+GJG15_SYSTEMS = (
+    "AMU", "RAC", "CAMB", "CUUI", "POST", "UFC", "PKU", "UMC", "IITB", "SJTU", "INPUT", "NTHU", "IPN",
+)
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A benchmark: system outputs, human system scores and human sentence rankings.
+
+    Attributes:
+        name, setting: e.g. ``seeda`` / ``base``.
+        corpus: the corpus the sentences come from (``conll14``, ``gmeg_wiki_test``), which
+            decides which reference sets apply.
+        sources: shape (N,).
+        systems: shape (S,), in the configured order.
+        hypotheses: shape (S, N).
+        human: human score name -> array of shape (S,).
+        judgments: aspect -> ranking items whose ``line`` is an index into ``sources``.
+        corpus_lines: shape (N,): the 0-based line of ``corpus`` of each sentence (refsets
+            map their references through it).
+        references: references shipped with the dataset (GMEG), shape (R, N), else empty.
+        options: loader options (enter the signature).
+    """
+
+    name: str
+    setting: str
+    corpus: str
+    sources: tuple[str, ...]
+    systems: tuple[str, ...]
+    hypotheses: tuple[tuple[str, ...], ...]
+    human: Mapping[str, np.ndarray]
+    judgments: Mapping[str, tuple[RankingItem, ...]]
+    corpus_lines: tuple[int, ...]
+    references: tuple[tuple[str, ...], ...] = ()
+    reference_names: tuple[str, ...] = ()
+    options: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def num_systems(self) -> int:
+        return len(self.systems)
+
+    @property
+    def num_sentences(self) -> int:
+        return len(self.sources)
+
+    def signature(self) -> str:
+        from ..signature import component
+
+        return component(self.name, {"setting": self.setting, **self.options})
+
+    def select(self, systems: Sequence[str]) -> "Dataset":
+        """The same dataset restricted to (and reordered as) ``systems``."""
+        unknown = [s for s in systems if s not in self.systems]
+        if unknown:
+            raise ConfigError(
+                f"unknown system(s) {unknown} for dataset {self.name}; known: {list(self.systems)}"
+            )
+        idx = [self.systems.index(s) for s in systems]
+        return Dataset(
+            self.name, self.setting, self.corpus, self.sources, tuple(systems),
+            tuple(self.hypotheses[i] for i in idx),
+            MappingProxyType({k: v[idx] for k, v in self.human.items()}),
+            self.judgments, self.corpus_lines, self.references, self.reference_names,
+            MappingProxyType({**self.options, "systems": ",".join(systems)}),
+        )
+
+
+def _frozen(d: dict) -> Mapping:
+    return MappingProxyType(dict(d))
+
+
+def _require_dir(path: Path, what: str) -> Path:
+    if not path.is_dir():
+        raise MissingDataError(
+            f"{path}: {what} not found. Run `make data` (or `make data MIRROR=...`) or set "
+            f"GEC_META_DATA to the data directory."
+        )
+    return path
+
+
+def _read_floats(path: Path, expected: int) -> np.ndarray:
+    values = []
+    for i, line in enumerate(read_lines(path), start=1):
+        try:
+            values.append(float(line))
+        except ValueError:
+            raise DataError(f"not a number: {line!r}", path, i) from None
+    if len(values) != expected:
+        raise DataError(f"has {len(values)} scores, expected {expected}", path)
+    return np.array(values)
+
+
+def _to_sentence_index(items: Sequence[RankingItem], line_to_index: Mapping[int, int], path: Path):
+    out = []
+    for item in items:
+        idx = line_to_index.get(item.line)
+        if idx is None:
+            raise DataError(
+                f"<ranking-item id={item.item_id}> judges corpus line {item.line}, which is not "
+                f"in the dataset", path,
+            )
+        out.append(RankingItem(idx, item.annotator, item.ranks, item.item_id))
+    return tuple(out)
+
+
+def _check_systems(items: Sequence[RankingItem], known: Sequence[str], path: Path) -> None:
+    known_set = set(known)
+    for item in items:
+        for system, _ in item.ranks:
+            if system not in known_set:
+                raise DataError(
+                    f"<ranking-item id={item.item_id}> ranks unknown system {system!r}", path
+                )
+
+
+def load_seeda(
+    root: str | Path,
+    setting: str = "base",
+    systems: Sequence[str] | None = None,
+    whitespace: str = "normalise",
+) -> Dataset:
+    """SEEDA (Kobayashi et al. 2024): the 391 human-evaluated CoNLL-2014 test sentences.
+
+    Args:
+        root: the data directory (holding ``seeda/``).
+        setting: ``base`` (12 systems: all but INPUT, REF-F, GPT-3.5), ``fluency`` (14: all
+            but INPUT; "+Fluency"), ``+input`` or ``all``.
+        systems: the full system order; default SEEDA's alphabetical order (the order of its
+            human score files).  The setting's systems are taken from it in this order.
+        whitespace: ``normalise`` or ``rstrip`` (see :func:`gec_meta.data.io.read_lines`).
+
+    Human scores: EW_edit, EW_sent, TS_edit, TS_sent (``seeda/scores/human``, alphabetical
+    order).  Judgments: ``edit`` (SEEDA-E) and ``sent`` (SEEDA-S), ``src-id`` 1-based.
+    """
+    root = Path(root)
+    base = _require_dir(root / "seeda", "SEEDA data")
+    if setting not in SEEDA_SETTINGS:
+        raise ConfigError(
+            f"dataset.setting={setting!r} is not a SEEDA setting; choose from {list(SEEDA_SETTINGS)}"
+        )
+    order = tuple(systems) if systems is not None else SEEDA_SYSTEMS
+    if sorted(order) != sorted(SEEDA_SYSTEMS):
+        raise ConfigError(f"dataset.systems must be a permutation of {list(SEEDA_SYSTEMS)}, got {list(order)}")
+    judgments_raw = {
+        aspect: read_judgments(base / "data" / f"judgments_{aspect}.xml", index_base=1)
+        for aspect in ("edit", "sent")
+    }
+    for aspect, items in judgments_raw.items():
+        _check_systems(items, SEEDA_SYSTEMS, base / "data" / f"judgments_{aspect}.xml")
+    lines = sorted({item.line for item in judgments_raw["edit"]})
+    subset = base / "outputs" / "subset"
+    n = len(lines)
+    sources = read_lines(subset / "INPUT.txt", expected=n, whitespace=whitespace)
+    hyps = {s: read_lines(subset / f"{s}.txt", expected=n, whitespace=whitespace) for s in SEEDA_SYSTEMS}
+    human_all = {
+        name: _read_floats(base / "scores" / "human" / f"{name}.txt", len(SEEDA_SYSTEMS))
+        for name in SEEDA_HUMAN
+    }
+    alpha = {s: i for i, s in enumerate(SEEDA_SYSTEMS)}
+    chosen = tuple(s for s in order if s not in SEEDA_SETTINGS[setting])
+    line_to_index = {line: i for i, line in enumerate(lines)}
+    judgments = {
+        aspect: _to_sentence_index(items, line_to_index, base / "data" / f"judgments_{aspect}.xml")
+        for aspect, items in judgments_raw.items()
+    }
+    return Dataset(
+        name="seeda",
+        setting=setting,
+        corpus="conll14",
+        sources=sources,
+        systems=chosen,
+        hypotheses=tuple(hyps[s] for s in chosen),
+        human=_frozen({k: v[[alpha[s] for s in chosen]] for k, v in human_all.items()}),
+        judgments=_frozen(judgments),
+        corpus_lines=tuple(lines),
+        options=_frozen(_options(systems, order, whitespace)),
+    )
+
+
+def _options(systems, order, whitespace, **extra) -> dict:
+    opts = dict(extra)
+    if systems is not None:
+        opts["systems"] = ",".join(order)
+    if whitespace != "normalise":
+        opts["whitespace"] = whitespace
+    return opts
+
+
+def _read_gjg15_table(path: Path) -> dict[str, dict[str, float]]:
+    rows = read_lines(path)
+    if not rows:
+        raise DataError("empty file", path)
+    header = rows[0].split()
+    out: dict[str, dict[str, float]] = {}
+    for i, row in enumerate(rows[1:], start=2):
+        cells = row.split()
+        if len(cells) != len(header):
+            raise DataError(f"expected {len(header)} columns, got {len(cells)}", path, i)
+        rec = dict(zip(header, cells))
+        try:
+            out[rec["system"]] = {"EW": float(rec["EW"]), "TS": float(rec["TS"])}
+        except (KeyError, ValueError):
+            raise DataError(f"bad row {row!r}", path, i) from None
+    return out
+
+
+def _read_wmt_scores(path: Path) -> dict[str, float]:
+    out = {}
+    for i, row in enumerate(read_lines(path), start=1):
+        cells = row.split()
+        if len(cells) != 5:
+            raise DataError(f"expected 5 columns (human src-trg testset SYSTEM score), got {row!r}", path, i)
+        out[cells[3]] = float(cells[4])
+    return out
+
+
+def load_gjg15(
+    root: str | Path,
+    human_scores: str = "paper",
+    systems: Sequence[str] | None = None,
+    whitespace: str = "normalise",
+) -> Dataset:
+    """GJG15 (Grundkiewicz et al. 2015): the 13 CoNLL-2014 systems incl. INPUT, 1,312 sentences.
+
+    Args:
+        root: the data directory (holding ``gjg15/``).
+        human_scores: ``paper`` (GJG15 Table 3, ``gjg15/gjg15_table3_human_scores.tsv``, what
+            the PT-M2 paper and gec-metrics use) or ``chollampatt_ng_2018`` (the re-run in
+            ``gjg15/nusnlp-gecmetrics``: EW equal except INPUT, TS differs in the third decimal).
+        systems: system order; default GJG15 Table 3 order (matters for TrueSkill).
+        whitespace: ``normalise`` or ``rstrip`` (see :func:`gec_meta.data.io.read_lines`).
+
+    Human scores: EW, TS.  Judgments: ``ranking`` (``judgments.xml``, ``src-id`` 0-based).
+    """
+    root = Path(root)
+    base = _require_dir(root / "gjg15", "GJG15 data")
+    order = tuple(systems) if systems is not None else GJG15_SYSTEMS
+    if sorted(order) != sorted(GJG15_SYSTEMS):
+        raise ConfigError(f"dataset.systems must be a permutation of {list(GJG15_SYSTEMS)}, got {list(order)}")
+    if human_scores == "paper":
+        table = _read_gjg15_table(base / "gjg15_table3_human_scores.tsv")
+        human = {k: np.array([table[s][k] for s in order]) for k in ("EW", "TS")}
+    elif human_scores == "chollampatt_ng_2018":
+        folder = base / "nusnlp-gecmetrics" / "scores" / "system_scores_humans"
+        ew = _read_wmt_scores(folder / "expected_wins.txt")
+        ts = _read_wmt_scores(folder / "trueskill.txt")
+        human = {"EW": np.array([ew[s] for s in order]), "TS": np.array([ts[s] for s in order])}
+    else:
+        raise ConfigError(
+            f"dataset.human_scores={human_scores!r}; choose 'paper' or 'chollampatt_ng_2018'"
+        )
+    subs = base / "original" / "official_submissions"
+    hyps = {s: read_lines(subs / s, expected=CONLL14_SIZE, whitespace=whitespace) for s in GJG15_SYSTEMS}
+    sources = read_lines(root / "conll14" / "conll14st-test.tok.src", expected=CONLL14_SIZE,
+                         whitespace=whitespace)
+    items = read_judgments(base / "judgments.xml", index_base=0)
+    _check_systems(items, GJG15_SYSTEMS, base / "judgments.xml")
+    judgments = _to_sentence_index(items, {i: i for i in range(CONLL14_SIZE)}, base / "judgments.xml")
+    opts = _options(systems, order, whitespace, human_scores=human_scores)
+    return Dataset(
+        name="gjg15",
+        setting="default",
+        corpus="conll14",
+        sources=sources,
+        systems=order,
+        hypotheses=tuple(hyps[s] for s in order),
+        human=_frozen(human),
+        judgments=_frozen({"ranking": judgments}),
+        corpus_lines=tuple(range(CONLL14_SIZE)),
+        options=_frozen(opts),
+    )
+
+
+GMEG_SYSTEMS = ("amu", "lstm", "lstm-r", "marian", "nus", "transformer", "ref", "source")
+
+
+def load_gmeg_wiki(root: str | Path, split: str = "test") -> Dataset:
+    """GMEG-Data Wiki (Napoles et al. 2019), as used by UOT-ERRANT (Goto et al. 2025).
+
+    Systems amu, lstm, lstm-r, marian, nus, transformer, ``ref`` (the file ``ref0``) and
+    ``source``; references ref1-ref3; human scores = mean ratings of ``wiki-corpus-scores.csv``
+    (``score``).  Caveat: the rated "ref" output is not always ``ref0`` (see the data README,
+    section 6); it is used as ref0 here, as UOT-ERRANT does.  No sentence rankings.
+    """
+    root = Path(root)
+    base = _require_dir(root / "gmeg" / split, f"GMEG {split} data")
+    wiki = base / "wiki"
+    sources = read_lines(wiki / "source")
+    n = len(sources)
+    files = {s: ("ref0" if s == "ref" else s) for s in GMEG_SYSTEMS}
+    hyps = {s: read_lines(wiki / f, expected=n) for s, f in files.items()}
+    refs = tuple(read_lines(wiki / f"ref{k}", expected=n) for k in (1, 2, 3))
+    scores_path = base / "wiki-corpus-scores.csv"
+    if not scores_path.is_file():
+        raise MissingDataError(f"{scores_path}: no such file (run `make data`)")
+    with scores_path.open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    try:
+        table = {r["system"].strip(): float(r["score"]) for r in rows}
+    except (KeyError, ValueError):
+        raise DataError("expected columns system,score", scores_path) from None
+    missing = [s for s in GMEG_SYSTEMS if s not in table]
+    if missing:
+        raise DataError(f"no human score for {missing}", scores_path)
+    return Dataset(
+        name="gmeg_wiki",
+        setting=split,
+        corpus=f"gmeg_wiki_{split}",
+        sources=sources,
+        systems=GMEG_SYSTEMS,
+        hypotheses=tuple(hyps[s] for s in GMEG_SYSTEMS),
+        human=_frozen({"score": np.array([table[s] for s in GMEG_SYSTEMS])}),
+        judgments=_frozen({}),
+        corpus_lines=tuple(range(n)),
+        references=refs,
+        reference_names=("ref1", "ref2", "ref3"),
+    )
+
+
+LOADERS = {"seeda": load_seeda, "gjg15": load_gjg15, "gmeg_wiki": load_gmeg_wiki}
+
+
+def load_dataset(name: str, root: str | Path | None = None, **options) -> Dataset:
+    """Load a dataset by name (``seeda``, ``gjg15``, ``gmeg_wiki``).
+
+    Args:
+        name: dataset name.
+        root: data directory; default ``$GEC_META_DATA`` or ``data/``.
+        options: loader options (``setting=`` for SEEDA, ...).
+    """
+    if name not in LOADERS:
+        raise ConfigError(f"unknown dataset {name!r}; choose from {list(LOADERS)}")
+    return LOADERS[name](default_root() if root is None else root, **options)
+
+
+def default_root() -> Path:
+    """``$GEC_META_DATA``, else ``data/`` in the project checkout, else ``./data``."""
+    from .fetch import default_data_dir
+
+    return default_data_dir()

@@ -1,0 +1,710 @@
+"""Install the benchmark data (``make data``): copy or download every manifest file and verify it.
+
+The project never commits benchmark data. It reads it from a data directory (env
+``GEC_META_DATA``, default ``<repo root>/data``) that this module fills, from one of two sources:
+
+1. a **local mirror** with the same layout (``--mirror DIR``; when it is not given and
+   ``<repo root>/../shared/data`` exists, that folder is used), or
+2. the **public source repositories at pinned commits**: each file is downloaded from
+   ``https://raw.githubusercontent.com/<owner>/<repo>/<commit>/<path>``; files that are
+   gzip-compressed upstream (``.gz``) are decompressed on the fly.
+
+The list of files is ``manifest.tsv`` next to this module (built by ``make_manifest.py``): one
+line per file, ``path<TAB>sha256<TAB>bytes<TAB>source``, where ``source`` is
+``github:<owner>/<repo>@<commit>:<path-in-repo>`` or ``derived``. The two derived files exist in
+no repository; they are small published tables, embedded below with their citation and written
+from there when no mirror has them.
+
+Every file is written atomically (temporary file in the target folder, checked against the
+manifest's sha256, then ``os.replace``), files already present with the right sha256 are left
+alone (so re-running is nearly free), and a complete, verified directory gets a marker file
+``.gec_meta_data_ok`` holding the manifest's sha256, so loaders can cheaply tell a complete data
+dir (see :func:`is_marked_complete`).
+
+Command line::
+
+    python -m gec_meta.data.fetch [--dest DIR] [--mirror DIR | --no-mirror] [--verify-only]
+                                  [--manifest PATH] [--base-url URL] [--jobs N] [--no-progress]
+
+Exit status: 0 when every file verified, 1 when some file is missing or corrupt (each one is
+named), 2 when there is no source to fetch from (no mirror and no network) or on bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import os
+import shutil
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import BinaryIO, Callable, Iterable, TextIO
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+DEFAULT_MANIFEST = PACKAGE_DIR / "manifest.tsv"
+RAW_BASE_URL = "https://raw.githubusercontent.com"
+MARKER_NAME = ".gec_meta_data_ok"
+ENV_DATA_DIR = "GEC_META_DATA"
+RERUN_HINT = "re-run make data"
+DERIVED = "derived"
+_CHUNK = 1 << 16
+_TIMEOUT_S = 30
+_ATTEMPTS = 3
+
+
+# --------------------------------------------------------------------------------------------
+# Embedded derived tables (published values; not in any repository).
+# --------------------------------------------------------------------------------------------
+
+def _tsv(rows: Iterable[tuple[str, ...]]) -> bytes:
+    """Join rows of cells into TSV bytes (tab-separated, one ``\\n``-terminated line per row)."""
+    return "".join("\t".join(row) + "\n" for row in rows).encode("utf-8")
+
+
+# Grundkiewicz, Junczys-Dowmunt & Gillian (EMNLP 2015), "Human Evaluation of Grammatical Error
+# Correction Systems", Table 3(b) Expected Wins and 3(c) TrueSkill, with rank ranges and
+# clusters (values as transcribed in the shared data README, section 1.4, and checked there
+# against the paper PDF `EMNLP052.pdf` in grammatical/evaluation).
+_GJG15_TABLE3 = _tsv([
+    ("system", "EW", "EW_rank_range", "TS", "TS_rank_range", "EW_cluster", "TS_cluster"),
+    ("AMU", "0.628", "1", "0.273", "1", "1", "1"),
+    ("RAC", "0.566", "2-3", "0.114", "3-4", "2", "3"),
+    ("CAMB", "0.561", "2-4", "0.182", "2", "2", "2"),
+    ("CUUI", "0.550", "3-5", "0.105", "3-5", "2", "3"),
+    ("POST", "0.539", "4-5", "0.080", "4-5", "2", "3"),
+    ("UFC", "0.513", "6-8", "-0.041", "7-10", "3", "4"),
+    ("PKU", "0.506", "6-8", "-0.001", "6-7", "3", "4"),
+    ("UMC", "0.495", "7-9", "-0.022", "6-8", "3", "4"),
+    ("IITB", "0.485", "7-10", "-0.055", "8-11", "3", "4"),
+    ("SJTU", "0.463", "10-11", "-0.074", "9-11", "3", "4"),
+    ("INPUT", "0.456", "9-12", "-0.062", "8-11", "3", "4"),
+    ("NTHU", "0.437", "11-12", "-0.142", "12", "3", "5"),
+    ("IPN", "0.300", "13", "-0.358", "13", "4", "6"),
+])
+
+# Kobayashi, Mita & Komachi (TACL 2024), "Revisiting Meta-evaluation for Grammatical Error
+# Correction": the system-score table of the tmu-nlp/SEEDA README at commit 0c6c07f9 (scores on
+# the full 1,312-sentence CoNLL-2014 test set), transcribed as TSV.
+_SEEDA_README_SCORES = _tsv([
+    ("system", "M2", "SentM2", "PT-M2", "ERRANT", "SentERRANT", "PT-ERRANT", "GoToScorer",
+     "GLEU", "Scribendi", "SOME", "IMPARA"),
+    ("BART", "50.3", "51.29", "50.41", "46.66", "50.31", "48.89", "15.86", "63.46", "527",
+     ".7933", "5.31"),
+    ("BERT-fuse", "62.77", "63.21", "62.99", "58.99", "61.81", "61.18", "21.1", "68.5", "739",
+     ".8151", "5.816"),
+    ("GECToR-BERT", "61.83", "61.23", "60.76", "58.05", "59.76", "59.17", "18.98", "66.56",
+     "640", ".8016", "5.644"),
+    ("GECToR-ens", "63.53", "60.37", "59.21", "61.43", "59.64", "58.57", "16.58", "65.08",
+     "529", ".786", "5.17"),
+    ("GPT-3.5", "53.5", "53.28", "53.41", "44.12", "49.23", "48.93", "22.85", "65.93", "835",
+     ".8379", "6.376"),
+    ("INPUT", "0", "31.33", "31.33", "0", "31.4", "31.33", "0", "56.6", "0", ".7506", "4.089"),
+    ("LM-Critic", "55.5", "58.0", "57.16", "52.38", "56.41", "55.86", "16.23", "64.39", "683",
+     ".8028", "5.543"),
+    ("PIE", "59.93", "60.7", "60.69", "55.89", "59.35", "58.65", "21.07", "67.83", "601",
+     ".8066", "5.659"),
+    ("REF-F", "47.48", "48.99", "46.54", "33.24", "41.41", "39.69", "21.7", "60.34", "711",
+     ".8463", "6.569"),
+    ("REF-M", "60.12", "62.3", "62.91", "54.77", "60.11", "60.6", "23.92", "67.27", "754",
+     ".8155", "5.908"),
+    ("Riken-Tohoku", "64.74", "64.22", "64.31", "61.88", "63.13", "62.73", "20.94", "68.37",
+     "678", ".8123", "5.757"),
+    ("T5", "65.07", "65.2", "66.13", "60.65", "63.24", "63.77", "20.46", "68.81", "668",
+     ".8202", "6.045"),
+    ("TemplateGEC", "56.29", "57.59", "57.47", "51.34", "56.08", "55.96", "14.7", "65.07",
+     "448", ".7972", "5.52"),
+    ("TransGEC", "68.08", "68.33", "68.37", "64.43", "66.76", "66.37", "21.93", "70.2", "779",
+     ".82", "6.035"),
+    ("UEDIN-MS", "64.55", "62.68", "62.67", "61.33", "61.38", "61.19", "18.94", "67.41", "666",
+     ".808", "5.591"),
+])
+
+#: Derived files (manifest source ``derived``) and their embedded content.
+DERIVED_TABLES: dict[str, bytes] = {
+    "gjg15/gjg15_table3_human_scores.tsv": _GJG15_TABLE3,
+    "seeda/readme_metric_scores.tsv": _SEEDA_README_SCORES,
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Manifest
+# --------------------------------------------------------------------------------------------
+
+class ManifestError(ValueError):
+    """The manifest file is malformed."""
+
+
+class NoSourceError(RuntimeError):
+    """Neither a mirror nor the network is available to fetch missing files."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One manifest row: a data file, its expected sha256 and size, and where it comes from."""
+
+    path: str
+    sha256: str
+    size: int
+    source: str
+
+    @property
+    def is_derived(self) -> bool:
+        """True for files that exist in no repository (written from :data:`DERIVED_TABLES`)."""
+        return self.source == DERIVED
+
+    def github_parts(self) -> tuple[str, str, str]:
+        """Return ``(owner/repo, commit, path-in-repo)`` of a ``github:`` source."""
+        body = self.source.removeprefix("github:")
+        repo, _, rest = body.partition("@")
+        commit, _, repo_path = rest.partition(":")
+        return repo, commit, repo_path
+
+    def url(self, base_url: str = RAW_BASE_URL) -> str:
+        """The raw download URL of a ``github:`` source."""
+        repo, commit, repo_path = self.github_parts()
+        return f"{base_url.rstrip('/')}/{repo}/{commit}/{repo_path}"
+
+    @property
+    def gzipped(self) -> bool:
+        """True when the upstream file is gzip-compressed (stored decompressed here)."""
+        return not self.is_derived and self.source.endswith(".gz")
+
+
+def _check_relative(path: str, where: str) -> None:
+    """Reject manifest paths that are absolute or climb out of the data directory."""
+    pure = PurePosixPath(path)
+    if not path or pure.is_absolute() or ".." in pure.parts or "\\" in path:
+        raise ManifestError(f"{where}: unsafe path {path!r}")
+
+
+def _parse_source(source: str, where: str) -> None:
+    """Check that a manifest source is ``derived`` or ``github:owner/repo@commit:path``."""
+    if source == DERIVED:
+        return
+    if not source.startswith("github:"):
+        raise ManifestError(f"{where}: unknown source {source!r}")
+    body = source.removeprefix("github:")
+    repo, at, rest = body.partition("@")
+    commit, colon, repo_path = rest.partition(":")
+    if not (at and colon and repo.count("/") == 1 and len(commit) == 40 and repo_path):
+        raise ManifestError(f"{where}: malformed github source {source!r}")
+
+
+def parse_manifest_line(line: str, where: str) -> Entry:
+    """Parse one ``path<TAB>sha256<TAB>bytes<TAB>source`` line into an :class:`Entry`."""
+    cells = line.rstrip("\n").split("\t")
+    if len(cells) != 4:
+        raise ManifestError(f"{where}: expected 4 tab-separated fields, got {len(cells)}")
+    path, sha, size, source = cells
+    _check_relative(path, where)
+    if len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha):
+        raise ManifestError(f"{where}: bad sha256 {sha!r}")
+    if not size.isdigit():
+        raise ManifestError(f"{where}: bad byte count {size!r}")
+    _parse_source(source, where)
+    return Entry(path, sha, int(size), source)
+
+
+def load_manifest(manifest_path: Path | None = None) -> list[Entry]:
+    """Read the manifest (default: ``manifest.tsv`` next to this module).
+
+    Blank lines and lines starting with ``#`` are ignored. Raises :class:`ManifestError` naming
+    the offending line.
+    """
+    manifest_path = Path(manifest_path or DEFAULT_MANIFEST)
+    entries: list[Entry] = []
+    seen: set[str] = set()
+    text = manifest_path.read_text(encoding="utf-8")
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        entry = parse_manifest_line(line, f"{manifest_path}:{lineno}")
+        if entry.path in seen:
+            raise ManifestError(f"{manifest_path}:{lineno}: duplicate path {entry.path!r}")
+        seen.add(entry.path)
+        entries.append(entry)
+    return entries
+
+
+def manifest_digest(manifest_path: Path | None = None) -> str:
+    """The sha256 of the manifest file itself (what the completeness marker records)."""
+    return sha256_file(Path(manifest_path or DEFAULT_MANIFEST))
+
+
+# --------------------------------------------------------------------------------------------
+# Locations
+# --------------------------------------------------------------------------------------------
+
+def _source_checkout_root() -> Path | None:
+    """The repository root when running from a source checkout (or editable install), else None."""
+    root = PACKAGE_DIR.parent.parent
+    if "site-packages" in root.parts or "dist-packages" in root.parts:
+        return None
+    if (root / "pyproject.toml").is_file() or (root / ".git").exists():
+        return root
+    return None
+
+
+def default_data_dir() -> Path:
+    """The data directory: env ``GEC_META_DATA``, else ``<repo root>/data``.
+
+    The repo root is the parent of the ``gec_meta`` package. For an installed (non-editable)
+    package there is no repo root, so the fallback is ``./data``.
+    """
+    env = os.environ.get(ENV_DATA_DIR)
+    if env:
+        return Path(env).expanduser()
+    root = _source_checkout_root()
+    return (root / "data") if root is not None else Path("data")
+
+
+def default_mirror_dir() -> Path | None:
+    """``<repo root>/../shared/data`` when running from a source checkout, else None."""
+    root = _source_checkout_root()
+    return None if root is None else root.parent / "shared" / "data"
+
+
+def resolve_mirror(mirror: Path | str | None, use_default: bool = True) -> Path | None:
+    """Pick the mirror to copy from: ``mirror`` if given, else the default one if it exists.
+
+    An explicitly given mirror that is not a directory is an error (:class:`NoSourceError`),
+    since silently going online instead would surprise an offline user.
+    """
+    if mirror not in (None, ""):
+        path = Path(mirror).expanduser()
+        if not path.is_dir():
+            raise NoSourceError(f"mirror {path} is not a directory")
+        return path
+    if use_default:
+        default = default_mirror_dir()
+        if default is not None and default.is_dir():
+            return default
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Hashing and verification
+# --------------------------------------------------------------------------------------------
+
+def sha256_file(path: Path) -> str:
+    """Hex sha256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(_CHUNK), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _short(digest: str) -> str:
+    """A shortened hex digest for messages."""
+    return digest[:12] + "…"
+
+
+def mismatch_text(expected: str, got: str) -> str:
+    """The wording used for a sha256 mismatch."""
+    return f"sha256 mismatch (expected {_short(expected)}, got {_short(got)})"
+
+
+def check_file(root: Path, entry: Entry) -> str | None:
+    """Check one file under ``root`` against its manifest entry.
+
+    Returns None when it is present with the right sha256, else a problem message naming the
+    file (as ``root/path``, with ``root`` as given) and telling how to fix it.
+    """
+    target = root / entry.path
+    if not target.is_file():
+        return f"{target}: missing; {RERUN_HINT}"
+    size = target.stat().st_size
+    if size != entry.size:
+        got = sha256_file(target)
+        return (f"{target}: {mismatch_text(entry.sha256, got)}, {size} bytes instead of "
+                f"{entry.size}; {RERUN_HINT}")
+    got = sha256_file(target)
+    if got != entry.sha256:
+        return f"{target}: {mismatch_text(entry.sha256, got)}; {RERUN_HINT}"
+    return None
+
+
+def verify_data_dir(root: Path, manifest_path: Path | None = None) -> list[str]:
+    """Verify every manifest file under ``root``; return the problems (empty if all is fine).
+
+    Each problem names the file, e.g. ``data/gjg15/judgments.xml: sha256 mismatch (expected
+    ab12…, got cd34…); re-run make data``. Files not in the manifest are ignored.
+    """
+    root = Path(root)
+    problems = []
+    for entry in load_manifest(manifest_path):
+        problem = check_file(root, entry)
+        if problem is not None:
+            problems.append(problem)
+    return problems
+
+
+def is_marked_complete(root: Path, manifest_path: Path | None = None) -> bool:
+    """Cheap check: does ``root`` carry the marker written after a full verification against
+    this manifest? (It does not re-hash the files; use :func:`verify_data_dir` for that.)"""
+    marker = Path(root) / MARKER_NAME
+    try:
+        recorded = marker.read_text(encoding="utf-8").strip()
+    except OSError:
+        return False
+    return recorded == manifest_digest(manifest_path)
+
+
+def _write_marker(root: Path, manifest_path: Path | None) -> None:
+    """Record that ``root`` verified completely against the manifest."""
+    marker = Path(root) / MARKER_NAME
+    text = manifest_digest(manifest_path) + "\n"
+    if not marker.is_file() or marker.read_text(encoding="utf-8") != text:
+        _atomic_write(marker, lambda out: out.write(text.encode("utf-8")))
+
+
+def _remove_marker(root: Path) -> None:
+    """Drop a stale completeness marker (the directory failed verification)."""
+    try:
+        (Path(root) / MARKER_NAME).unlink()
+    except FileNotFoundError:
+        pass
+
+
+# --------------------------------------------------------------------------------------------
+# Writing files
+# --------------------------------------------------------------------------------------------
+
+class FetchError(RuntimeError):
+    """One file could not be obtained or did not match the manifest."""
+
+
+class _HashingWriter:
+    """A binary writer that hashes what passes through it."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self.out = out
+        self.digest = hashlib.sha256()
+
+    def write(self, data: bytes) -> int:
+        """Write ``data`` to the underlying file, updating the hash."""
+        self.digest.update(data)
+        return self.out.write(data)
+
+
+def _atomic_write(target: Path, produce: Callable[[BinaryIO], object],
+                  expected_sha: str | None = None) -> None:
+    """Write ``target`` atomically: ``produce`` writes into a temporary file in the same folder,
+    which replaces ``target`` only if (when given) its sha256 equals ``expected_sha``.
+
+    Raises :class:`FetchError` on a mismatch; the temporary file is always cleaned up.
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as raw:
+            writer = _HashingWriter(raw)
+            produce(writer)
+        got = writer.digest.hexdigest()
+        if expected_sha is not None and got != expected_sha:
+            raise FetchError(mismatch_text(expected_sha, got))
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def _copy_stream(src: BinaryIO, out: BinaryIO) -> None:
+    """Copy a binary stream chunk by chunk."""
+    shutil.copyfileobj(src, out, _CHUNK)
+
+
+def copy_from_mirror(entry: Entry, mirror: Path, target: Path) -> None:
+    """Copy one file from the mirror to ``target``, verifying its sha256 before installing it."""
+    source = mirror / entry.path
+    if not source.is_file():
+        raise FetchError(f"not in mirror (looked for {source})")
+    try:
+        with open(source, "rb") as src:
+            _atomic_write(target, lambda out: _copy_stream(src, out), entry.sha256)
+    except FetchError as err:
+        raise FetchError(f"mirror copy {source} is corrupt or out of date: {err}") from None
+
+
+def write_derived(entry: Entry, target: Path) -> None:
+    """Write a derived file from its embedded table, verifying its sha256."""
+    content = DERIVED_TABLES.get(entry.path)
+    if content is None:
+        raise FetchError("derived file with no embedded table; copy it from a mirror "
+                         "(make data MIRROR=path/to/shared/data)")
+    try:
+        _atomic_write(target, lambda out: out.write(content), entry.sha256)
+    except FetchError as err:
+        raise FetchError(f"embedded table does not match the manifest: {err}") from None
+
+
+_CONNECTIVITY_ERRORS = (urllib.error.URLError, TimeoutError, ConnectionError)
+_TRANSFER_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
+
+
+def _open_url(url: str) -> BinaryIO:
+    """Open a URL for reading, with a timeout and an identifying User-Agent."""
+    request = urllib.request.Request(url, headers={"User-Agent": "gec-meta-data-fetch"})
+    return urllib.request.urlopen(request, timeout=_TIMEOUT_S)  # noqa: S310 (fixed hosts)
+
+
+def download(entry: Entry, target: Path, base_url: str = RAW_BASE_URL,
+             attempts: int = _ATTEMPTS) -> None:
+    """Download one file (decompressing ``.gz`` sources), verify it and install it.
+
+    Transient failures (server errors, broken transfers, timeouts) are retried a few times.
+    Raises :class:`FetchError` naming the URL, except for connectivity failures, which are
+    re-raised as they are (``URLError``, ``TimeoutError``, ``ConnectionError``) so the caller
+    can tell "offline" from "this file is wrong".
+    """
+    url = entry.url(base_url)
+    last: BaseException | None = None
+    for _ in range(max(1, attempts)):
+        try:
+            with _open_url(url) as response:
+                stream: BinaryIO = gzip.GzipFile(fileobj=response) if entry.gzipped else response
+                _atomic_write(target, lambda out: _copy_stream(stream, out), entry.sha256)
+            return
+        except urllib.error.HTTPError as err:
+            if err.code < 500:
+                raise FetchError(f"download failed: HTTP {err.code} for {url}") from None
+            last = err
+        except FetchError as err:
+            raise FetchError(f"downloaded {url}: {err}") from None
+        except _TRANSFER_ERRORS + _CONNECTIVITY_ERRORS as err:
+            last = err
+    if isinstance(last, _CONNECTIVITY_ERRORS) and not isinstance(last, urllib.error.HTTPError):
+        raise last
+    raise FetchError(f"download failed for {url}: {last}")
+
+
+# --------------------------------------------------------------------------------------------
+# The installer
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class FetchReport:
+    """What :func:`fetch_data` did."""
+
+    dest: Path
+    mirror: Path | None
+    total: int = 0
+    present: int = 0
+    copied: int = 0
+    downloaded: int = 0
+    derived: int = 0
+    verify_only: bool = False
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when every manifest file is now present and verified."""
+        return not self.problems
+
+    def summary(self) -> str:
+        """A one-line human summary."""
+        tail = "all verified." if self.ok else f"{len(self.problems)} problem(s)."
+        if self.verify_only:
+            return (f"gec-meta data in {self.dest}: {self.present} of {self.total} files "
+                    f"verified; {tail}")
+        source = f"mirror {self.mirror}" if self.mirror else "GitHub (pinned commits)"
+        parts = [f"{self.copied} copied", f"{self.downloaded} downloaded",
+                 f"{self.derived} written from embedded tables",
+                 f"{self.present} already present"]
+        head = f"gec-meta data in {self.dest} ({self.total} files, source: {source}): "
+        return head + ", ".join(parts) + "; " + tail
+
+
+def _no_source_message(dest: Path, reason: BaseException) -> str:
+    """The error shown when files are missing and neither mirror nor network is available."""
+    return (f"cannot fill {dest}: no local mirror (pass --mirror DIR, i.e. "
+            f"`make data MIRROR=path/to/shared/data`, or put one at ../shared/data next to the "
+            f"repository) and the source repositories are unreachable ({reason}).")
+
+
+class _NoBar:
+    """Stand-in for a tqdm bar when tqdm is unavailable or disabled."""
+
+    def update(self, n: int = 1) -> None:
+        """Ignore progress."""
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+def _progress_bar(total: int, enabled: bool):
+    """A tqdm bar over ``total`` downloads when tqdm is importable and ``enabled``."""
+    if not enabled:
+        return _NoBar()
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _NoBar()
+    return tqdm(total=total, desc="downloading", unit="file", disable=None)
+
+
+def _obtain_local(entry: Entry, target: Path, mirror: Path | None, report: FetchReport) -> None:
+    """Obtain a file without the network (mirror copy or embedded table); count it."""
+    if mirror is not None and (mirror / entry.path).is_file():
+        copy_from_mirror(entry, mirror, target)
+        report.copied += 1
+    elif entry.is_derived:
+        write_derived(entry, target)
+        report.derived += 1
+    else:
+        copy_from_mirror(entry, mirror, target)  # raises "not in mirror"
+
+
+def _download_problem(entry: Entry, dest: Path, base_url: str) -> str | None:
+    """Download one entry; return None on success, else a problem message naming the file."""
+    try:
+        download(entry, dest / entry.path, base_url)
+    except (FetchError, OSError) as err:
+        return f"{dest / entry.path}: {err}; {RERUN_HINT}"
+    return None
+
+
+def _download_all(entries: list[Entry], dest: Path, base_url: str, jobs: int,
+                  report: FetchReport, progress: bool) -> None:
+    """Download ``entries`` into ``dest``, recording problems in ``report``.
+
+    The first download runs alone so that being offline is detected at once and reported as
+    :class:`NoSourceError` instead of once per file; the rest run in a small thread pool.
+    """
+    if not entries:
+        return
+    first, rest = entries[0], entries[1:]
+    bar = _progress_bar(len(entries), progress)
+    try:
+        try:
+            download(first, dest / first.path, base_url, attempts=1)
+        except FetchError as err:
+            report.problems.append(f"{dest / first.path}: {err}; {RERUN_HINT}")
+        except _CONNECTIVITY_ERRORS as err:
+            raise NoSourceError(_no_source_message(dest, err)) from None
+        else:
+            report.downloaded += 1
+        bar.update(1)
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            for problem in pool.map(lambda e: _download_problem(e, dest, base_url), rest):
+                bar.update(1)
+                if problem is None:
+                    report.downloaded += 1
+                else:
+                    report.problems.append(problem)
+    finally:
+        bar.close()
+
+
+def fetch_data(dest: Path, mirror: Path | str | None = None, *,
+               manifest_path: Path | None = None, use_default_mirror: bool = True,
+               base_url: str = RAW_BASE_URL, jobs: int = 8, progress: bool = True,
+               verify_only: bool = False) -> FetchReport:
+    """Fill ``dest`` with every manifest file and verify them all.
+
+    Files already present with the right sha256 are kept. The others are copied from the
+    mirror (``mirror``, else the default ``../shared/data`` when ``use_default_mirror``),
+    written from embedded tables (derived files), or downloaded from ``base_url``. With
+    ``verify_only`` nothing is copied. On success the marker ``.gec_meta_data_ok`` is written;
+    on failure a stale marker is removed. Raises :class:`NoSourceError` when files are needed
+    and neither a mirror nor the network is available.
+    """
+    dest = Path(dest)
+    entries = load_manifest(manifest_path)
+    chosen = None if verify_only else resolve_mirror(mirror, use_default_mirror)
+    report = FetchReport(dest=dest, mirror=chosen, total=len(entries), verify_only=verify_only)
+    needed: list[Entry] = []
+    for entry in entries:
+        problem = check_file(dest, entry)
+        if problem is None:
+            report.present += 1
+        elif verify_only:
+            report.problems.append(problem)
+        else:
+            needed.append(entry)
+    to_download = []
+    for entry in needed:
+        local = chosen is not None or entry.is_derived
+        if not local:
+            to_download.append(entry)
+            continue
+        try:
+            _obtain_local(entry, dest / entry.path, chosen, report)
+        except FetchError as err:
+            report.problems.append(f"{dest / entry.path}: {err}; {RERUN_HINT}")
+    _download_all(to_download, dest, base_url, jobs, report, progress)
+    if report.ok:
+        _write_marker(dest, manifest_path)
+    else:
+        _remove_marker(dest)
+    return report
+
+
+# --------------------------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m gec_meta.data.fetch``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m gec_meta.data.fetch",
+        description="Install (copy or download) and verify the gec-meta benchmark data.")
+    parser.add_argument("--dest", type=Path, default=None,
+                        help="data directory to fill (default: $GEC_META_DATA or <repo>/data)")
+    parser.add_argument("--mirror", default=None,
+                        help="local mirror with the same layout (default: <repo>/../shared/data "
+                             "if it exists, else download from GitHub)")
+    parser.add_argument("--no-mirror", action="store_true",
+                        help="ignore the default mirror and download from GitHub")
+    parser.add_argument("--verify-only", action="store_true",
+                        help="only verify DEST against the manifest; copy nothing")
+    parser.add_argument("--manifest", type=Path, default=None,
+                        help="manifest TSV (default: the packaged manifest.tsv)")
+    parser.add_argument("--base-url", default=RAW_BASE_URL,
+                        help="base URL for downloads (default: %(default)s)")
+    parser.add_argument("--jobs", type=int, default=8, help="parallel downloads (default: 8)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return parser
+
+
+def _print_problems(problems: list[str], stream: TextIO, limit: int = 50) -> None:
+    """Print problem lines (at most ``limit``, then a count of the rest)."""
+    for problem in problems[:limit]:
+        print(f"  {problem}", file=stream)
+    if len(problems) > limit:
+        print(f"  ... and {len(problems) - limit} more", file=stream)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit status (0 ok, 1 problems, 2 no source / bad usage)."""
+    args = build_parser().parse_args(argv)
+    dest = args.dest if args.dest is not None else default_data_dir()
+    try:
+        report = fetch_data(dest, args.mirror, manifest_path=args.manifest,
+                            use_default_mirror=not args.no_mirror,
+                            base_url=args.base_url, jobs=args.jobs,
+                            progress=not args.no_progress, verify_only=args.verify_only)
+    except (NoSourceError, ManifestError, FileNotFoundError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    if report.ok:
+        print(report.summary())
+        return 0
+    print(report.summary(), file=sys.stderr)
+    print("Problems:", file=sys.stderr)
+    _print_problems(report.problems, sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,225 @@
+"""The M2 format (Dahlmeier & Ng 2012): gold edits per annotator.
+
+A block is an ``S <tokenised source>`` line followed by ``A`` lines and a blank line::
+
+    S This are a sentence .
+    A 1 2|||SVA|||is|||REQUIRED|||-NONE-|||0
+    A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1
+
+``A start end|||type|||correction|||required|||comment|||annotator``: token offsets are
+0-based, ``end`` exclusive; ``-1 -1`` with type ``noop`` means "no edit"; alternative
+corrections are separated by ``||`` (m2scorer semantics); ``-NONE-`` as correction is a
+deletion.  Errors name the file and line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Literal, Sequence
+
+from ..errors import DataError, MissingDataError
+from .io import normalise
+
+NOOP_TYPES = frozenset({"noop"})
+
+
+@dataclass(frozen=True)
+class GoldEdit:
+    """One ``A`` line.
+
+    Attributes:
+        start, end: token span in the source, ``end`` exclusive (-1, -1 for noop).
+        type: the error type (``SVA``, ``R:NOUN``, ``noop``, ...).
+        corrections: alternative corrections (usually one; ``''`` is a deletion).
+        annotator: annotator id.
+        line: 1-based line number in the M2 file.
+    """
+
+    start: int
+    end: int
+    type: str
+    corrections: tuple[str, ...]
+    annotator: int
+    line: int = 0
+
+    @property
+    def is_noop(self) -> bool:
+        return self.start == -1 or self.type in NOOP_TYPES
+
+
+@dataclass(frozen=True)
+class M2Sentence:
+    """One block of an M2 file.
+
+    Attributes:
+        source: the normalised tokenised source sentence.
+        edits: every ``A`` line of the block, in file order (noops included).
+        line: 1-based line number of the ``S`` line.
+    """
+
+    source: str
+    edits: tuple[GoldEdit, ...]
+    line: int = 0
+
+    @property
+    def annotators(self) -> tuple[int, ...]:
+        """Annotator ids that have at least one ``A`` line (noop included), sorted."""
+        return tuple(sorted({e.annotator for e in self.edits}))
+
+    def edits_of(self, annotator: int, include_noop: bool = False) -> tuple[GoldEdit, ...]:
+        return tuple(
+            e for e in self.edits if e.annotator == annotator and (include_noop or not e.is_noop)
+        )
+
+
+def _parse_a_line(body: str, path: Path, line_no: int, num_tokens: int) -> GoldEdit:
+    fields = body.split("|||")
+    if len(fields) < 6:
+        raise DataError(
+            f"malformed A line: expected 6 '|||'-separated fields, got {len(fields)}: {body!r}",
+            path, line_no,
+        )
+    span = fields[0].split()
+    if len(span) != 2:
+        raise DataError(f"malformed A line: span {fields[0]!r} is not 'start end'", path, line_no)
+    try:
+        start, end = int(span[0]), int(span[1])
+        annotator = int(fields[-1].strip())
+    except ValueError:
+        raise DataError(
+            f"malformed A line: non-integer span or annotator id in {body!r}", path, line_no
+        ) from None
+    etype = fields[1].strip()
+    if start == -1 or end == -1:
+        if not (start == -1 and end == -1):
+            raise DataError(f"malformed A line: span {start} {end}", path, line_no)
+    elif not (0 <= start <= end <= num_tokens):
+        raise DataError(
+            f"edit span {start} {end} outside the source sentence of {num_tokens} tokens",
+            path, line_no,
+        )
+    corrections = tuple(
+        "" if c.strip() == "-NONE-" else normalise(c) for c in fields[2].split("||")
+    )
+    return GoldEdit(start, end, etype, corrections, annotator, line_no)
+
+
+def parse_m2(text: str, path: str | Path = "<string>") -> tuple[M2Sentence, ...]:
+    """Parse M2 text.  See :func:`read_m2`."""
+    path = Path(path)
+    sentences: list[M2Sentence] = []
+    source: str | None = None
+    source_line = 0
+    edits: list[GoldEdit] = []
+    num_tokens = 0
+
+    def flush() -> None:
+        nonlocal source, edits
+        if source is not None:
+            sentences.append(M2Sentence(source, tuple(edits), source_line))
+        source, edits = None, []
+
+    for line_no, raw in enumerate(text.split("\n"), start=1):
+        line = raw.rstrip("\r")
+        if not line.strip():
+            flush()
+            continue
+        tag, _, body = line.partition(" ")
+        if tag == "S":
+            if source is not None:
+                raise DataError(
+                    "S line follows another block without a blank separator line", path, line_no
+                )
+            source, source_line = normalise(body), line_no
+            num_tokens = len(source.split())
+        elif tag == "A":
+            if source is None:
+                raise DataError("A line outside a block (no preceding S line)", path, line_no)
+            edits.append(_parse_a_line(body, path, line_no, num_tokens))
+        else:
+            raise DataError(f"line starts with neither 'S ' nor 'A ': {line[:40]!r}", path, line_no)
+    flush()
+    return tuple(sentences)
+
+
+def read_m2(path: str | Path, expected: int | None = None) -> tuple[M2Sentence, ...]:
+    """Read an M2 file.
+
+    Args:
+        path: the file.
+        expected: if given, the number of sentences the file must have.
+
+    Returns:
+        one :class:`M2Sentence` per block, shape (num_sentences,).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise MissingDataError(f"{path}: no such file (run `make data` or set GEC_META_DATA)")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raw = path.read_bytes()
+        raise DataError(
+            f"not valid UTF-8 ({exc.reason})", path, raw[: exc.start].count(b"\n") + 1
+        ) from None
+    sentences = parse_m2(text, path)
+    if expected is not None and len(sentences) != expected:
+        raise DataError(f"has {len(sentences)} sentences, expected {expected}", path)
+    return sentences
+
+
+def apply_edits(source: str, edits: Iterable[GoldEdit]) -> str:
+    """Apply one annotator's edits (first alternative of each) to a tokenised source.
+
+    Edits are applied in file order with a running offset, the procedure of the usual
+    M2-to-text converters; it reproduces BN-10GEC's plain-text references exactly (1,312/1,312
+    lines for all ten annotators), including its few overlapping edits.  Noops are ignored.
+    """
+    tokens = source.split()
+    offset = 0
+    for e in edits:
+        if e.is_noop:
+            continue
+        cor = e.corrections[0].split()
+        tokens[e.start + offset : e.end + offset] = cor
+        offset += len(cor) - (e.end - e.start)
+    return " ".join(tokens)
+
+
+MissingAnnotator = Literal["source", "annotator0"]
+
+
+def annotator_references(
+    sentences: Sequence[M2Sentence],
+    annotators: Sequence[int],
+    missing_annotator: MissingAnnotator = "source",
+) -> tuple[tuple[str, ...], ...]:
+    """Plain-text references, one per annotator, by applying each annotator's edits.
+
+    Args:
+        sentences: shape (num_sentences,).
+        annotators: annotator ids, e.g. ``(0, 1)`` for CoNLL-2014.
+        missing_annotator: what a sentence without any ``A`` line of an annotator becomes:
+            ``"source"`` (the unchanged source, as gec-metrics and the papers built on it do)
+            or ``"annotator0"`` (the first listed annotator's correction: in the combined
+            CoNLL-2014 M2 an annotator whose annotation equals annotator 0's is not listed,
+            which is what m2scorer's per-sentence annotator set implies).
+
+    Returns:
+        shape (num_annotators, num_sentences).
+    """
+    if missing_annotator not in ("source", "annotator0"):
+        raise ValueError(f"missing_annotator must be 'source' or 'annotator0', got {missing_annotator!r}")
+    refs: list[list[str]] = [[] for _ in annotators]
+    for sent in sentences:
+        present = set(sent.annotators)
+        first = annotators[0]
+        for k, ann in enumerate(annotators):
+            if ann in present:
+                refs[k].append(apply_edits(sent.source, sent.edits_of(ann)))
+            elif missing_annotator == "annotator0" and first in present:
+                refs[k].append(apply_edits(sent.source, sent.edits_of(first)))
+            else:
+                refs[k].append(sent.source)
+    return tuple(tuple(r) for r in refs)

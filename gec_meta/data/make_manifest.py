@@ -1,0 +1,141 @@
+"""Build ``manifest.tsv`` from the local data mirror (documents how the manifest was made).
+
+Usage::
+
+    python -m gec_meta.data.make_manifest [--mirror ../shared/data]
+        [--out gec_meta/data/manifest.tsv]
+
+Every file under the mirror except ``README.md`` becomes one line
+``path<TAB>sha256<TAB>bytes<TAB>source`` (sorted by path, no header). ``sha256`` and ``bytes``
+are those of the file as stored in the mirror (decompressed for upstream ``.gz`` files).
+``source`` is ``github:<owner>/<repo>@<commit>:<path-in-repo>`` (with ``.gz`` when the upstream
+file is gzip-compressed) or ``derived`` for the two files that exist in no repository.
+
+The folder-to-repository mapping below follows the mirror's README (table at the top and the
+"Source:" line of each section). Upstream paths were spot-checked against an index of the
+public repositories; see ``RULES`` for the per-rule notes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from gec_meta.data.fetch import (DEFAULT_MANIFEST, DERIVED, DERIVED_TABLES, default_mirror_dir,
+                                 sha256_file)
+
+GRAMMATICAL = ("grammatical/evaluation", "08cdad84ffae07dfa167e3e45d77a96e0e01a160")
+GECMETRICS = ("nusnlp/gecmetrics", "33069867516b4da9a59b5145d00250941fb00bec")
+SEEDA = ("tmu-nlp/SEEDA", "0c6c07f98dcfab016f1169b680997f1f29ea0705")
+REASSESS = ("keisks/reassess-gec", "054786a923b2635ce33240c580d18c908c9a49a9")
+CNAP = ("cnap/grammaticality-metrics", "3c1cde1fb1b2b680c97eb2239ed35feab89d2a8a")
+GMEG = ("grammarly/GMEG", "83be7cd0a94f6986028bd60ca7fa2c8ba036ad3b")
+
+#: Mirror files that exist in no repository (written from fetch.DERIVED_TABLES online).
+DERIVED_PATHS = frozenset(DERIVED_TABLES)
+
+#: Expected number of data files in the mirror. Its README's table says 1,024, but that table
+#: predates the derived ``seeda/readme_metric_scores.tsv`` (seeda/ holds 637 files, not 636).
+EXPECTED_FILES = 1025
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Mirror folder ``local`` comes from ``repo`` at ``commit`` under ``upstream``.
+
+    ``gz``: every file under this rule is gzip-compressed upstream (``.gz`` appended).
+    """
+
+    local: str
+    repo: str
+    commit: str
+    upstream: str
+    gz: bool = False
+
+
+# Most specific prefix first (first match wins).
+RULES: tuple[Rule, ...] = (
+    # Chollampatt & Ng (2018) re-packaging: upstream `scores/...`, all *.gz (the repository
+    # README's tree lists every file under scores/ with .gz; confirmed in the index).
+    Rule("gjg15/nusnlp-gecmetrics/", *GECMETRICS, "", gz=True),
+    # GJG15: `data/` dropped (judgments.xml, metrics/*, original/stats.txt confirmed in the
+    # index; original/official_submissions/<SYSTEM> named by the repository README).
+    Rule("gjg15/", *GRAMMATICAL, "data/"),
+    # CoNLL-2014 test: `data/conll14st-test/` (refs/ confirmed in the index; the .m2 and
+    # .tok.src are listed, uncompressed, in the repository README's tree).
+    Rule("conll14/", *GECMETRICS, "data/conll14st-test/"),
+    Rule("seeda/", *SEEDA, ""),
+    # M2 versions of the Sakaguchi references: cnap/grammaticality-metrics `references/`.
+    Rule("sakaguchi16/m2/", *CNAP, "references/"),
+    Rule("sakaguchi16/", *REASSESS, ""),
+    Rule("bn10gec/", *CNAP, "references/"),
+    Rule("gmeg/", *GMEG, "data/"),
+)
+
+
+def source_for(path: str) -> str:
+    """The manifest ``source`` field for a mirror-relative path (``ValueError`` if unmapped)."""
+    if path in DERIVED_PATHS:
+        return DERIVED
+    for rule in RULES:
+        if path.startswith(rule.local):
+            repo_path = rule.upstream + path[len(rule.local):]
+            suffix = ".gz" if rule.gz else ""
+            return f"github:{rule.repo}@{rule.commit}:{repo_path}{suffix}"
+    raise ValueError(f"{path}: no source rule matches; add one to RULES")
+
+
+def mirror_files(mirror: Path) -> list[str]:
+    """All data files under the mirror (posix relative paths, sorted), README.md excluded."""
+    paths = []
+    for file in mirror.rglob("*"):
+        if file.is_file():
+            rel = file.relative_to(mirror).as_posix()
+            if rel != "README.md":
+                paths.append(rel)
+    return sorted(paths)
+
+
+def check_derived(mirror: Path) -> None:
+    """Fail unless every embedded derived table equals the mirror's copy byte for byte."""
+    for rel, content in DERIVED_TABLES.items():
+        on_disk = (mirror / rel).read_bytes()
+        if on_disk != content:
+            raise SystemExit(f"{mirror / rel}: differs from the table embedded in fetch.py")
+
+
+def manifest_lines(mirror: Path) -> list[str]:
+    """One manifest line per mirror data file."""
+    lines = []
+    for rel in mirror_files(mirror):
+        file = mirror / rel
+        fields = (rel, sha256_file(file), str(file.stat().st_size), source_for(rel))
+        lines.append("\t".join(fields))
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the manifest; return 0 on success."""
+    parser = argparse.ArgumentParser(prog="python -m gec_meta.data.make_manifest",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mirror", type=Path, default=default_mirror_dir(),
+                        help="data mirror to describe (default: <repo>/../shared/data)")
+    parser.add_argument("--out", type=Path, default=DEFAULT_MANIFEST,
+                        help="manifest to write (default: %(default)s)")
+    args = parser.parse_args(argv)
+    if args.mirror is None or not args.mirror.is_dir():
+        print(f"error: mirror {args.mirror} is not a directory", file=sys.stderr)
+        return 2
+    check_derived(args.mirror)
+    lines = manifest_lines(args.mirror)
+    if len(lines) != EXPECTED_FILES:
+        print(f"warning: {len(lines)} files, expected {EXPECTED_FILES}", file=sys.stderr)
+    args.out.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    print(f"wrote {args.out}: {len(lines)} files")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

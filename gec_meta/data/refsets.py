@@ -1,0 +1,167 @@
+"""Reference sets.
+
+A reference set provides, for the sentences of a dataset, R references both as plain text
+(for metrics that extract edits themselves: ERRANT, GLEU, ...) and, where an M2 file exists, as
+gold edits (for M2 and PT-M2).  CoNLL-2014-based sets map onto a dataset's sentences through
+``Dataset.corpus_lines`` (SEEDA's 391 subset lines).
+
+Sets (``conf/refset/``):
+
+* ``official``  — the two CoNLL-2014 annotators, built by applying each annotator's edits of the
+  official M2 (not ``conll14/refs/*.trg*``, which differ on 11+ lines).  ``missing_annotator``
+  decides the 88 sentences without an annotator-1 line: ``source`` (unchanged source, as
+  gec-metrics and the "Rethinking"/UOT-ERRANT papers built on it) or ``annotator0`` (M2
+  semantics: m2scorer only sees annotator 0 there; PT-M2).  It moves TrueSkill correlations by
+  about 0.02.  For GMEG-Wiki, ``official`` is its ref1-ref3.
+* ``bn10``      — Bryant & Ng (2015) 10 references (``bn10gec/BN.m2``; ids 0-9 = BN1, BN10, BN2..BN9).
+* ``e_minimal``, ``e_fluency`` — Sakaguchi et al. (2016) expert sets, annotator B only (A's
+  corrections are SEEDA systems REF-M and REF-F); ``ne_minimal``, ``ne_fluency`` — crowd sets
+  A and B.  Plain text from ``sakaguchi16/annotations`` (no gold edits: see ``load_refset``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from ..errors import ConfigError, DataError
+from .datasets import CONLL14_SIZE, Dataset
+from .io import read_lines
+from .m2 import GoldEdit, M2Sentence, annotator_references, read_m2
+
+
+@dataclass(frozen=True)
+class References:
+    """R references of the N sentences of a dataset.
+
+    Attributes:
+        name: the reference set.
+        names: shape (R,), one name per reference (annotator).
+        texts: shape (R, N).
+        gold: shape (R, N) of gold-edit tuples (noops excluded), or None when the set has no M2.
+        options: options that shaped the set (enter the signature).
+    """
+
+    name: str
+    names: tuple[str, ...]
+    texts: tuple[tuple[str, ...], ...]
+    gold: tuple[tuple[tuple[GoldEdit, ...], ...], ...] | None = None
+    options: Mapping[str, object] = field(default_factory=dict)
+
+    def signature(self) -> str:
+        from ..signature import component
+
+        return component(self.name, {**self.options, "nrefs": len(self.names)})
+
+    def for_metric(self, kind: str):
+        """The references in the form a metric reads: ``text`` or ``m2`` (gold edits)."""
+        if kind == "text":
+            return self.texts
+        if kind == "m2":
+            if self.gold is None:
+                raise ConfigError(f"refset={self.name} has no M2 gold edits; this metric needs them")
+            return self.gold
+        raise ValueError(f"unknown reference kind {kind!r}")
+
+
+def _gold_edits(
+    sentences: Sequence[M2Sentence], annotators: Sequence[int], fallback_first: bool
+) -> tuple[tuple[tuple[GoldEdit, ...], ...], ...]:
+    out = []
+    for ann in annotators:
+        col = []
+        for sent in sentences:
+            if ann in sent.annotators:
+                col.append(sent.edits_of(ann))
+            elif fallback_first and annotators[0] in sent.annotators:
+                col.append(sent.edits_of(annotators[0]))
+            else:
+                col.append(())
+        out.append(tuple(col))
+    return tuple(out)
+
+
+def _check_sources(dataset: Dataset, sentences: Sequence[M2Sentence], path: Path) -> None:
+    for i, line in enumerate(dataset.corpus_lines):
+        if sentences[line].source != dataset.sources[i]:
+            raise DataError(
+                f"source of sentence {line + 1} does not match dataset {dataset.name}'s source "
+                f"({sentences[line].source[:50]!r} vs {dataset.sources[i][:50]!r})",
+                path, sentences[line].line,
+            )
+
+
+def _select(columns, lines):
+    return tuple(tuple(col[i] for i in lines) for col in columns)
+
+
+def _from_m2(
+    name: str, dataset: Dataset, path: Path, annotators: Sequence[int], names: Sequence[str],
+    missing_annotator: str, texts: Sequence[Sequence[str]] | None = None, options=None,
+    check_sources: bool = True,
+) -> References:
+    sentences = read_m2(path, expected=CONLL14_SIZE)
+    if check_sources:
+        _check_sources(dataset, sentences, path)
+    if texts is None:
+        texts = annotator_references(sentences, annotators, missing_annotator)
+    gold = _gold_edits(sentences, annotators, fallback_first=missing_annotator == "annotator0")
+    lines = dataset.corpus_lines
+    return References(name, tuple(names), _select(texts, lines), _select(gold, lines), dict(options or {}))
+
+
+SAKAGUCHI = {
+    # name: (folder, file stem, M2 file, annotators used)
+    "e_minimal": ("expert_annotations/expert_minimal", "expert_minimal", "EXPMIN.m2", ("B",)),
+    "e_fluency": ("expert_annotations/expert_fluency", "expert_fluency", "EXPFLUENCY.m2", ("B",)),
+    "ne_minimal": ("turker_annotations/turkers_minimal", "turker_minimal", "TURKMIN.m2", ("A", "B")),
+    "ne_fluency": ("turker_annotations/turkers_fluency", "turker_fluency", "TURKFLUENCY.m2", ("A", "B")),
+}
+BN10_FILES = ("BN1", "BN10", "BN2", "BN3", "BN4", "BN5", "BN6", "BN7", "BN8", "BN9")  # ids 0..9
+
+
+def load_refset(
+    name: str, dataset: Dataset, root: str | Path, missing_annotator: str = "source"
+) -> References:
+    """Build reference set ``name`` for ``dataset``.
+
+    Args:
+        name: ``official``, ``bn10``, ``e_minimal``, ``e_fluency``, ``ne_minimal``, ``ne_fluency``.
+        dataset: the dataset whose sentences the references align with.
+        root: the data directory.
+        missing_annotator: ``source`` or ``annotator0`` (``official`` only; see module doc).
+    """
+    root = Path(root)
+    if missing_annotator not in ("source", "annotator0"):
+        raise ConfigError(
+            f"refset.missing_annotator must be 'source' or 'annotator0', got {missing_annotator!r}"
+        )
+    if dataset.corpus != "conll14":
+        if name != "official":
+            raise ConfigError(f"refset={name} applies to CoNLL-2014 datasets, not {dataset.name}")
+        if not dataset.references:
+            raise ConfigError(f"dataset {dataset.name} ships no references")
+        return References("official", dataset.reference_names, dataset.references, None, {})
+    if name == "official":
+        return _from_m2(
+            "official", dataset, root / "conll14" / "conll14st-test.m2", (0, 1),
+            ("annotator0", "annotator1"), missing_annotator,
+            options={"missing_annotator": missing_annotator},
+        )
+    if name == "bn10":
+        folder = root / "bn10gec"
+        texts = [read_lines(folder / f, expected=CONLL14_SIZE) for f in BN10_FILES]
+        return _from_m2("bn10", dataset, folder / "BN.m2", tuple(range(10)), BN10_FILES, "source", texts)
+    if name in SAKAGUCHI:
+        sub, stem, m2file, used = SAKAGUCHI[name]
+        folder = root / "sakaguchi16" / "annotations" / sub
+        texts = [read_lines(folder / f"{stem}{a}", expected=CONLL14_SIZE) for a in used]
+        # Text only: the Napoles et al. (2016) M2 versions in sakaguchi16/m2 have edit spans past
+        # the end of their sentences (e.g. EXPMIN.m2 line 2182) and re-apply to the texts on only
+        # 83-93% of lines, so M2-based metrics re-extract gold edits from these texts instead.
+        return References(name, tuple(f"{stem}{a}" for a in used),
+                          _select(texts, dataset.corpus_lines), None, {})
+    raise ConfigError(
+        f"unknown refset {name!r}; choose from official, bn10, {', '.join(SAKAGUCHI)}"
+    )

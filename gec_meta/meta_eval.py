@@ -1,0 +1,190 @@
+"""Meta-evaluation statistics: pure functions of score vectors and human judgments.
+
+System level: Pearson / Spearman of metric vs human system scores, window analysis
+(Kobayashi et al. 2024a, §4.3: correlations over consecutive windows of systems sorted by the
+human score) and top-K (the K best systems by human score; PT-M2 paper Figure 2).
+
+Sentence level: pairwise accuracy and Kendall's tau against human rankings, as SEEDA's
+``utils/corr_sentence.py`` computes them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from typing import Mapping, Sequence
+
+import numpy as np
+from scipy import stats as sps
+
+from .data.judgments import RankingItem, rank_matrix
+
+
+class UndefinedCorrelationWarning(UserWarning):
+    """A correlation is undefined (constant input); the result is NaN."""
+
+
+def _check_vectors(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError(f"correlation needs two vectors of one length, got shapes {x.shape} and {y.shape}")
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        raise ValueError("correlation input contains NaN or inf (a metric returned a non-finite score)")
+    return x, y
+
+
+def pearson(x: Sequence[float], y: Sequence[float]) -> float:
+    """Pearson's r; NaN with an :class:`UndefinedCorrelationWarning` if either input is constant."""
+    x, y = _check_vectors(x, y)
+    if len(x) < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        warnings.warn("Pearson correlation undefined for constant input (or < 2 systems): NaN",
+                      UndefinedCorrelationWarning, stacklevel=2)
+        return float("nan")
+    return float(sps.pearsonr(x, y)[0])
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float:
+    """Spearman's rho (ties get average ranks); NaN with a warning for constant input."""
+    x, y = _check_vectors(x, y)
+    if len(x) < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        warnings.warn("Spearman correlation undefined for constant input (or < 2 systems): NaN",
+                      UndefinedCorrelationWarning, stacklevel=2)
+        return float("nan")
+    return float(sps.spearmanr(x, y)[0])
+
+
+def system_correlations(
+    metric_scores: Sequence[float], human: Mapping[str, Sequence[float]]
+) -> dict[str, dict[str, float]]:
+    """Pearson and Spearman against every human score.
+
+    Args:
+        metric_scores: shape (S,).
+        human: name -> shape (S,).
+
+    Returns:
+        ``{name: {"pearson": r, "spearman": rho}}``.
+    """
+    return {
+        name: {"pearson": pearson(metric_scores, h), "spearman": spearman(metric_scores, h)}
+        for name, h in human.items()
+    }
+
+
+def _order_by_human(human: np.ndarray) -> np.ndarray:
+    # Best first; a stable sort keeps the configured system order among equal human scores.
+    return np.argsort(-np.asarray(human, dtype=np.float64), kind="stable")
+
+
+def window_analysis(
+    metric_scores: Sequence[float], human: Sequence[float], window: int
+) -> list[dict[str, float]]:
+    """Correlations over windows of ``window`` consecutive systems ranked by the human score.
+
+    Args:
+        metric_scores, human: shape (S,).
+        window: systems per window, 2 <= window <= S (the papers use 4 and 8).
+
+    Returns:
+        one dict per window start (S - window + 1 of them): ``start_rank`` and ``end_rank``
+        (1-based human ranks), ``pearson``, ``spearman``.
+    """
+    m = np.asarray(metric_scores, dtype=np.float64)
+    h = np.asarray(human, dtype=np.float64)
+    S = len(m)
+    if not 2 <= window <= S:
+        raise ValueError(f"window must be between 2 and the number of systems ({S}), got {window}")
+    order = _order_by_human(h)
+    m, h = m[order], h[order]
+    return [
+        {
+            "start_rank": i + 1,
+            "end_rank": i + window,
+            "pearson": pearson(m[i : i + window], h[i : i + window]),
+            "spearman": spearman(m[i : i + window], h[i : i + window]),
+        }
+        for i in range(S - window + 1)
+    ]
+
+
+def top_k(
+    metric_scores: Sequence[float], human: Sequence[float], ks: Sequence[int] | None = None
+) -> list[dict[str, float]]:
+    """Correlations over the K best systems by human score, for each K (default S down to 4)."""
+    m = np.asarray(metric_scores, dtype=np.float64)
+    h = np.asarray(human, dtype=np.float64)
+    S = len(m)
+    ks = list(range(S, 3, -1)) if ks is None else list(ks)
+    order = _order_by_human(h)
+    out = []
+    for k in ks:
+        if not 2 <= k <= S:
+            raise ValueError(f"top-K needs 2 <= K <= {S}, got {k}")
+        idx = order[:k]
+        out.append({"k": k, "pearson": pearson(m[idx], h[idx]), "spearman": spearman(m[idx], h[idx])})
+    return out
+
+
+def sentence_agreement(
+    sentence_scores: np.ndarray,
+    items: Sequence[RankingItem],
+    systems: Sequence[str],
+    variant: str = "seeda",
+) -> dict[str, float]:
+    """Pairwise accuracy and Kendall's tau of metric sentence scores vs human rankings.
+
+    For every ranking item and every pair of systems (i, j), i < j in system-index order, that
+    the judge ranked differently (pairs the human tied or did not rank are skipped):
+
+    * ``variant="seeda"`` (SEEDA ``corr_sentence.py``; gec-metrics): the metric says
+      "i better" iff score_i > score_j; a metric tie counts as j (the second system) winning.
+      This asymmetry makes the result depend on the system order whenever the metric ties.
+    * ``variant="wmt"`` (WMT DARR Kendall-like, Ma et al. 2018): a metric tie is always a
+      discordant pair, independent of the order.
+
+    accuracy = concordant / pairs, kendall = (concordant - discordant) / pairs.
+
+    Args:
+        sentence_scores: shape (S, N).
+        items: ranking items whose ``line`` indexes the N sentences.
+        systems: shape (S,), the systems the scores belong to (others in the items are ignored).
+
+    Returns:
+        ``{"accuracy": a, "kendall": t, "pairs": n}``.
+    """
+    if variant not in ("seeda", "wmt"):
+        raise ValueError(f"sentence-level variant must be 'seeda' or 'wmt', got {variant!r}")
+    scores = np.asarray(sentence_scores, dtype=np.float64)
+    ranks = rank_matrix(items, systems)  # (I, S), lower = better
+    m = scores[:, [it.line for it in items]].T  # (I, S)
+    S = len(systems)
+    iu, ju = np.triu_indices(S, k=1)
+    hi, hj = ranks[:, iu], ranks[:, ju]
+    valid = ~np.isnan(hi) & ~np.isnan(hj) & (hi != hj)
+    human_i_better = hi < hj
+    mi, mj = m[:, iu], m[:, ju]
+    if variant == "seeda":
+        metric_i_better = mi > mj
+        concordant = valid & (metric_i_better == human_i_better)
+    else:
+        concordant = valid & (mi != mj) & ((mi > mj) == human_i_better)
+    n = int(valid.sum())
+    c = int(concordant.sum())
+    if n == 0:
+        warnings.warn("no human-ranked system pairs: sentence-level agreement is NaN",
+                      UndefinedCorrelationWarning, stacklevel=2)
+        return {"accuracy": float("nan"), "kendall": float("nan"), "pairs": 0}
+    return {"accuracy": c / n, "kendall": (2 * c - n) / n, "pairs": n}
+
+
+def human_expected_wins(items: Sequence[RankingItem], systems: Sequence[str]) -> np.ndarray:
+    """Expected Wins of the systems from human rankings (GJG15 §3.2; collapsed groups expanded).
+
+    Returns:
+        shape (S,).
+    """
+    from .aggregation import expected_wins_from_wins
+    from .data.judgments import pairwise_wins
+
+    return expected_wins_from_wins(pairwise_wins(rank_matrix(items, systems)))

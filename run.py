@@ -1,0 +1,69 @@
+"""Hydra entry point: compose the config, build the objects, call the pure task.
+
+    python run.py dataset=seeda dataset.setting=base metric=errant aggregation=trueskill
+    python run.py -m metric=errant,length aggregation=average,trueskill
+    python -m gec_meta.report outputs/multirun/<date>
+
+Each job writes ``results.json`` (with its signature), ``results.md`` and the resolved config
+into its Hydra output folder.  A job whose folder already holds a result for the same config
+is not recomputed, so rerunning an interrupted sweep with the same ``hydra.sweep.dir``
+completes it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import hydra
+from hydra.core.hydra_config import HydraConfig
+from hydra.utils import instantiate
+from omegaconf import DictConfig, OmegaConf
+
+from gec_meta.cache import text_hash
+from gec_meta.evaluate import evaluate
+from gec_meta.report import atomic_write_text, single_run_markdown
+
+log = logging.getLogger("gec_meta")
+
+
+@hydra.main(version_base="1.3", config_path="conf", config_name="config")
+def main(cfg: DictConfig) -> dict:
+    out_dir = Path(HydraConfig.get().runtime.output_dir)
+    config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
+    config_id = text_hash(config_yaml)
+    done = out_dir / "results.json"
+    if done.is_file():
+        previous = json.loads(done.read_text(encoding="utf-8"))
+        if previous.get("config_id") == config_id:
+            log.info("result already in %s; skipping", done)
+            return previous
+    data_dir = Path(cfg.data_dir)
+    dataset = instantiate(cfg.dataset, root=data_dir)
+    metric = instantiate(cfg.metric)
+    references = None
+    if metric.needs_references:
+        # _partial_: passing the Dataset object through instantiate would turn it into a config.
+        references = instantiate(cfg.refset, _partial_=True)(dataset=dataset, root=data_dir)
+    aggregation = instantiate(cfg.aggregation)
+    result = evaluate(
+        dataset, metric, aggregation, references,
+        window=cfg.meta_eval.window,
+        top_ks=cfg.meta_eval.top_ks,
+        sentence_variant=cfg.meta_eval.sentence_variant,
+        sentence_level=cfg.meta_eval.sentence_level,
+        use_cache=cfg.cache,
+    )
+    result["config_id"] = config_id
+    atomic_write_text(out_dir / "config.yaml", config_yaml)
+    atomic_write_text(out_dir / "results.md", single_run_markdown(result))
+    atomic_write_text(done, json.dumps(result, indent=1, sort_keys=False) + "\n")
+    summary = ", ".join(f"{h}: r={c['pearson']:.3f} ρ={c['spearman']:.3f}" for h, c in result["system"].items())
+    log.info("%s", result["signature"])
+    log.info("%s/%s %s %s: %s", dataset.name, dataset.setting, metric.name, aggregation.name, summary)
+    return result
+
+
+if __name__ == "__main__":
+    main()

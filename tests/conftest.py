@@ -1,0 +1,41 @@
+"""Shared fixtures: the real data directory and an isolated cache per test session."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _data_root() -> Path:
+    env = os.environ.get("GEC_META_DATA")
+    if env:
+        return Path(env)
+    if (REPO / "data" / "seeda").is_dir():
+        return REPO / "data"
+    return REPO.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def data_root() -> Path:
+    """The benchmark data (``make data``); real-data tests skip when it is absent."""
+    root = _data_root()
+    if not (root / "seeda").is_dir():
+        pytest.skip(f"benchmark data not found in {root} (run `make data`)")
+    return root
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_cache(tmp_path_factory):
+    """Every test session gets its own on-disk cache, so tests never see a user's cache."""
+    path = tmp_path_factory.mktemp("gec-meta-cache")
+    old = os.environ.get("GEC_META_CACHE")
+    os.environ["GEC_META_CACHE"] = str(path)
+    yield path
+    if old is None:
+        os.environ.pop("GEC_META_CACHE", None)
+    else:
+        os.environ["GEC_META_CACHE"] = old
