@@ -15,7 +15,7 @@ help: ## list the targets
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet -e ".[dev,neural]"
 	touch $@
 
 setup: $(VENV)/.installed ## create .venv and install gec-meta with its test tools

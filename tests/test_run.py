@@ -1,0 +1,55 @@
+"""The Hydra runner end to end (toy metric, real data) and the report collation."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _run(args, data_root, cache):
+    env = {**os.environ, "GEC_META_DATA": str(data_root), "GEC_META_CACHE": str(cache)}
+    return subprocess.run([sys.executable, "run.py", *args], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_sweep_writes_results_and_resumes(data_root, tmp_path):
+    sweep = tmp_path / "sweep"
+    args = ["-m", "metric=length", "dataset=seeda,gjg15", "aggregation=default,trueskill",
+            f"hydra.sweep.dir={sweep}"]
+    first = _run(args, data_root, tmp_path / "cache")
+    assert first.returncode == 0, first.stderr[-2000:]
+    results = sorted(sweep.rglob("results.json"))
+    assert len(results) == 4
+    res = {(r["dataset"], r["aggregation"]): r for r in (json.loads(p.read_text()) for p in results)}
+    seeda = res[("seeda", "default")]
+    # gec-metrics' published Length values (meta_eval/seeda_test.py).
+    assert seeda["system"]["TS_edit"]["pearson"] == pytest.approx(0.4834645229702062, rel=1e-6)
+    assert seeda["signature"].startswith("data:seeda(setting=base)|refs:none|metric:length")
+    assert set(seeda) >= {"system", "sentence", "system_scores", "signature", "window", "top_k"}
+    assert (results[0].parent / "results.md").is_file()
+    # Rerunning the same sweep skips every finished job and changes no result file.
+    before = {p: p.read_bytes() for p in results}
+    second = _run(args, data_root, tmp_path / "cache")
+    assert second.returncode == 0
+    assert second.stderr.count("skipping") + second.stdout.count("skipping") == 4
+    assert all(p.read_bytes() == b for p, b in before.items())
+    # Collation.
+    rep = subprocess.run([sys.executable, "-m", "gec_meta.report", str(sweep)], cwd=REPO,
+                         capture_output=True, text=True, timeout=60)
+    assert rep.returncode == 0, rep.stderr
+    csv = (sweep / "summary_system.csv").read_text().splitlines()
+    assert csv[0] == "dataset,setting,refset,metric,aggregation,human,pearson,spearman"
+    assert len(csv) == 1 + 2 * 2 + 2 * 4  # gjg15: EW, TS; seeda: 4 human scores
+
+
+def test_unknown_metric_config_is_a_clear_error(data_root, tmp_path):
+    out = _run(["metric=no_such_metric"], data_root, tmp_path / "cache")
+    assert out.returncode != 0
+    assert "no_such_metric" in out.stderr
