@@ -56,6 +56,10 @@ def main(cfg: DictConfig) -> dict:
         use_cache=cfg.cache,
     )
     result["config_id"] = config_id
+    # Timings vary from run to run: they go to their own file so that results.json of two
+    # runs of the same config are byte-identical.
+    timing = result.pop("timing")
+    atomic_write_text(out_dir / "timing.json", json.dumps(timing, indent=1) + "\n")
     atomic_write_text(out_dir / "config.yaml", config_yaml)
     atomic_write_text(out_dir / "results.md", single_run_markdown(result))
     atomic_write_text(done, json.dumps(result, indent=1, sort_keys=False) + "\n")

@@ -53,3 +53,39 @@ def test_unknown_metric_config_is_a_clear_error(data_root, tmp_path):
     out = _run(["metric=no_such_metric"], data_root, tmp_path / "cache")
     assert out.returncode != 0
     assert "no_such_metric" in out.stderr
+
+
+def test_killed_sweep_resumes_to_identical_tables(data_root, tmp_path):
+    """Kill a multirun in the middle; rerunning completes it and the collated tables equal an
+    uninterrupted run's byte for byte."""
+    import signal
+    import time
+
+    args = ["-m", "metric=length", "dataset=seeda", "dataset.setting=base,fluency,+input,all",
+            "aggregation=default,trueskill,expected_wins,average"]
+    env = {**os.environ, "GEC_META_DATA": str(data_root), "GEC_META_CACHE": str(tmp_path / "cache")}
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen([sys.executable, "run.py", *args, f"hydra.sweep.dir={killed}"], cwd=REPO,
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list(killed.rglob("results.json"))) < 3:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    finished = len(list(killed.rglob("results.json")))
+    assert 3 <= finished < 16, "the sweep should have been killed part-way"
+    resumed = _run([*args, f"hydra.sweep.dir={killed}"], data_root, tmp_path / "cache")
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert (resumed.stderr + resumed.stdout).count("skipping") >= finished
+    clean = tmp_path / "clean"
+    full = _run([*args, f"hydra.sweep.dir={clean}"], data_root, tmp_path / "cache2")
+    assert full.returncode == 0
+    for folder in (killed, clean):
+        rep = subprocess.run([sys.executable, "-m", "gec_meta.report", str(folder)], cwd=REPO,
+                             capture_output=True, text=True, timeout=60)
+        assert rep.returncode == 0
+    for name in ("summary_system.csv", "summary_system.md", "summary_sentence.csv"):
+        assert (killed / name).read_bytes() == (clean / name).read_bytes()
+    for res in clean.rglob("results.json"):
+        twin = killed / res.relative_to(clean)
+        assert twin.read_bytes() == res.read_bytes()

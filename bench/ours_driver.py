@@ -1,0 +1,51 @@
+"""One gec-meta meta-evaluation in a fresh process, timed (the counterpart of peer_driver.py).
+
+    python bench/ours_driver.py errant:seeda_base
+
+Prints one JSON line: correlations, stage timings and the peak RSS of this process.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+t_start = time.perf_counter()
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gec_meta.aggregation import Default  # noqa: E402
+from gec_meta.data.datasets import default_root, load_dataset  # noqa: E402
+from gec_meta.data.refsets import load_refset  # noqa: E402
+from gec_meta.evaluate import evaluate  # noqa: E402
+
+METRICS = {
+    "errant": ("gec_meta.metrics.errant", "Errant", {}),
+    "gleu": ("gec_meta.metrics.gleu", "GLEU", {"variant": "corrected"}),  # gec-metrics' arithmetic
+    "green": ("gec_meta.metrics.green", "GREEN", {}),
+    "m2": ("gec_meta.metrics.m2", "M2", {}),
+}
+
+
+def main(task: str) -> None:
+    name, dataset = task.split(":")
+    module, cls, kwargs = METRICS[name]
+    metric = getattr(__import__(module, fromlist=[cls]), cls)(**kwargs)
+    root = default_root()
+    if dataset.startswith("seeda"):
+        ds = load_dataset("seeda", root, setting=dataset.split("_", 1)[1])
+    else:
+        ds = load_dataset(dataset, root)
+    # gec-metrics builds references with annotator 1 missing -> source; M2 semantics for m2.
+    refs = load_refset("official", ds, root, "annotator0" if name == "m2" else "source")
+    t0 = time.perf_counter()
+    res = evaluate(ds, metric, Default(), refs, window=None)
+    t1 = time.perf_counter()
+    print(json.dumps({"system": res["system"], "scoring_s": t1 - t0, "process_s": t1 - t_start,
+                      "self_peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,96 @@
+"""``make bench``: gec-meta vs gec-metrics 0.1.1, side by side, on this machine.
+
+For each job: our cold run (empty cache), our warm run (cache filled), and — where the peer
+library does the same job — its cold run (it has no disk cache), each in a fresh process.
+Results (wall time, peak memory, ratios, whether the correlations are identical) go to
+``bench/RESULTS.md``.  ``python bench/run_all.py errant:seeda_base`` runs one job.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from common import BENCH, PY, machine, timed
+
+JOBS = [
+    # (task, peer task or None)
+    ("errant:seeda_base", "errant:seeda_base"),
+    ("gleu:seeda_base", "gleu:seeda_base"),
+    ("green:seeda_base", "green:seeda_base"),
+    ("errant:gjg15", "errant:gjg15"),
+    ("gleu:gjg15", "gleu:gjg15"),
+    ("m2:gjg15", None),
+]
+
+
+def same(a: dict, b: dict) -> bool:
+    try:
+        return all(math.isclose(a[h][k], b[h][k], abs_tol=1e-9) for h in a for k in ("pearson", "spearman"))
+    except KeyError:
+        return False
+
+
+def run_job(task: str, peer_task: str | None) -> dict:
+    cache = Path(tempfile.mkdtemp(prefix="gec-meta-bench-cache-"))
+    try:
+        env = {"GEC_META_CACHE": str(cache)}
+        cold = timed([PY, str(BENCH / "ours_driver.py"), task], env=env)
+        warm = timed([PY, str(BENCH / "ours_driver.py"), task], env=env)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    row = {"task": task, "cold_s": cold["wall_s"], "warm_s": warm["wall_s"],
+           "cold_rss": cold.get("self_peak_rss_mib"), "system": cold["system"],
+           "warm_equal": same(cold["system"], warm["system"])}
+    if peer_task:
+        from peer import run_peer
+
+        peer = run_peer(peer_task)
+        row.update(peer_s=peer["wall_s"], peer_rss=peer["peak_rss_mib"],
+                   identical=same(cold["system"], peer["system"]), peer_system=peer["system"])
+    print(json.dumps({k: v for k, v in row.items() if not k.endswith("system")}), file=sys.stderr)
+    return row
+
+
+def render(rows: list[dict]) -> str:
+    lines = [
+        "# Benchmarks: gec-meta vs gec-metrics 0.1.1",
+        "",
+        f"Measured {dt.date.today().isoformat()} by `make bench` on: {machine()}.",
+        "Each number is the wall time of a fresh process (imports and model loading included),",
+        "default aggregation, meta-evaluation against all human scores of the dataset. Cold: empty",
+        "gec-meta cache; warm: the same command again. gec-metrics has no disk cache, so its run is",
+        "always cold. Identical: every Pearson/Spearman equal to 1e-9.",
+        "",
+        "| job | ours cold (s) | ours warm (s) | gec-metrics (s) | cold speed-up | warm speed-up | identical | peak RSS ours / peer (MiB) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        peer = r.get("peer_s")
+        lines.append(
+            f"| {r['task']} | {r['cold_s']:.1f} | {r['warm_s']:.2f} | "
+            f"{'–' if peer is None else f'{peer:.1f}'} | "
+            f"{'–' if peer is None else f'{peer / r['cold_s']:.1f}×'} | "
+            f"{'–' if peer is None else f'{peer / r['warm_s']:.0f}×'} | "
+            f"{'–' if peer is None else ('yes' if r['identical'] else 'NO')} | "
+            f"{r['cold_rss'] or 0:.0f} / {r.get('peer_rss') or 0:.0f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> None:
+    jobs = [j for j in JOBS if not argv or j[0] in argv]
+    rows = [run_job(*j) for j in jobs]
+    text = render(rows)
+    if not argv:
+        (BENCH / "RESULTS.md").write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
