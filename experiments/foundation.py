@@ -22,9 +22,9 @@ from gec_meta.metrics.errant import Errant, SentErrant  # noqa: E402
 from gec_meta.metrics.gleu import GLEU  # noqa: E402
 from gec_meta.metrics.green import GREEN  # noqa: E402
 from gec_meta.metrics.length import Length  # noqa: E402
-from gec_meta.reproduce import Row, Section, run, write_report  # noqa: E402
+from gec_meta.reproduce import Row, Section, output_dir, run, write_report  # noqa: E402
 
-OUT = Path(__file__).resolve().parent / "results" / "foundation.md"
+RESULTS = Path(__file__).resolve().parent / "results"
 
 # "Rethinking" Table 1, TS human scores: (SEEDA-S Base r, rho, +Flu r, rho, SEEDA-E Base r, rho, +Flu r, rho)
 RETHINKING = {
@@ -154,7 +154,7 @@ def main() -> None:
         "changed edits reorder them (Spearman moves, Pearson barely). Both reference-edit sources "
         "are offered; the rows stay marked DIFF rather than tuned."
     )
-    text = write_report(OUT, "Foundation: reproduced numbers", intro, sections)
+    text = write_report(output_dir(RESULTS) / "foundation.md", "Foundation: reproduced numbers", intro, sections)
     print(text)
 
 

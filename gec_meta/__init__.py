@@ -1,0 +1,19 @@
+"""gec-meta: meta-evaluation of grammatical error correction metrics.
+
+Quick start::
+
+    from gec_meta import load_dataset, load_metric, meta_evaluate
+    result = meta_evaluate(load_dataset("seeda", setting="base"), load_metric("errant"),
+                           aggregation="trueskill")
+    result["system"]["TS_edit"]   # {'pearson': ..., 'spearman': ...}
+"""
+
+__version__ = "0.1.0"
+
+
+def __getattr__(name):  # lazy: importing gec_meta loads nothing heavy
+    if name in ("load_metric", "load_dataset", "load_refset", "load_aggregation", "meta_evaluate"):
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(name)

@@ -92,6 +92,26 @@ class Section:
     command: str = ""
 
 
+def output_dir(default: Path) -> Path:
+    """``--out DIR`` from the command line (``make reproduce`` passes outputs/reproduce), else
+    ``default`` (the committed ``experiments/results``)."""
+    import sys
+
+    if "--out" in sys.argv:
+        return Path(sys.argv[sys.argv.index("--out") + 1])
+    return default
+
+
+def try_metric(name: str, *overrides: str, **options):
+    """``(metric, None)``, or ``(None, reason)`` when it cannot be built here (e.g. no weights)."""
+    from .api import load_metric
+
+    try:
+        return load_metric(name, *overrides, **options), None
+    except Exception as exc:  # reported in the table, never silently skipped
+        return None, f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}"
+
+
 def write_report(path: str | Path, title: str, intro: str, sections: Sequence[Section]) -> str:
     parts = [f"# {title}\n\n{intro}\n"]
     for sec in sections:

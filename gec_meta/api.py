@@ -1,0 +1,82 @@
+"""The Python API: the same objects ``run.py`` builds, without Hydra's command line.
+
+    from gec_meta import load_metric, load_dataset, load_refset, meta_evaluate
+    ds = load_dataset("seeda", setting="base")
+    metric = load_metric("errant")                       # conf/metric/errant.yaml
+    result = meta_evaluate(ds, metric, aggregation="trueskill", refset="official")
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Sequence
+
+from .aggregation import Aggregation, load_aggregation
+from .data.datasets import Dataset, default_root, load_dataset
+from .data.refsets import References, load_refset
+from .errors import ConfigError
+from .evaluate import evaluate
+from .metrics.base import Metric
+
+CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
+
+
+@functools.lru_cache(maxsize=None)
+def _compose(overrides: tuple[str, ...]):
+    from hydra import compose, initialize_config_dir
+
+    if not CONF_DIR.is_dir():
+        raise ConfigError(f"config folder {CONF_DIR} not found (load_metric needs a source checkout)")
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return compose("config", overrides=list(overrides))
+
+
+def metric_config(name: str, overrides: Sequence[str] = ()):
+    """The composed config node of metric ``name`` (``conf/metric/<name>.yaml``)."""
+    from hydra.errors import MissingConfigException
+
+    try:
+        cfg = _compose((f"metric={name}", *overrides))
+    except MissingConfigException as exc:
+        available = sorted(p.stem for p in (CONF_DIR / "metric").glob("*.yaml"))
+        raise ConfigError(f"unknown metric {name!r}; available: {available}") from exc
+    return cfg.metric
+
+
+def load_metric(name: str, *overrides: str, **options) -> Metric:
+    """Build metric ``name`` from its config.
+
+    Args:
+        name: a file of ``conf/metric`` (``errant``, ``m2``, ``pt_m2``, ...).
+        overrides: Hydra overrides of other groups, e.g. ``"encoder=minilm"``.
+        options: metric fields, e.g. ``beta=1.0``.
+    """
+    from hydra.utils import instantiate
+
+    return instantiate(metric_config(name, overrides), **options)
+
+
+def meta_evaluate(
+    dataset: Dataset,
+    metric: Metric,
+    aggregation: str | Aggregation = "default",
+    refset: str | References = "official",
+    root: str | Path | None = None,
+    **options,
+) -> dict:
+    """Meta-evaluate ``metric`` on ``dataset``; see :func:`gec_meta.evaluate.evaluate`.
+
+    Args:
+        aggregation: a name (``default``, ``average``, ``trueskill``, ``expected_wins``) or object.
+        refset: a reference-set name (built for the dataset) or a :class:`References`.
+        options: passed to :func:`gec_meta.evaluate.evaluate` (``window``, ``sentence_variant``...).
+    """
+    agg = load_aggregation(aggregation) if isinstance(aggregation, str) else aggregation
+    refs = None
+    if metric.needs_references:
+        refs = load_refset(refset, dataset, root or default_root()) if isinstance(refset, str) else refset
+    return evaluate(dataset, metric, agg, refs, **options)
+
+
+__all__ = ["load_metric", "load_dataset", "load_refset", "load_aggregation", "meta_evaluate", "metric_config"]
