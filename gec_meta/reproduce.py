@@ -122,9 +122,12 @@ def write_report(path: str | Path, title: str, intro: str, sections: Sequence[Se
             parts.append(sec.text.rstrip() + "\n\n")
         if sec.rows:
             parts.append(render_rows(sec.rows))
-    bad = [r.label for s in sections for r in s.rows if r.status == "DIFF"]
-    parts.append(f"\n{sum(1 for s in sections for r in s.rows if r.status == 'ok')} rows within "
-                 f"tolerance; {len(bad)} outside{': ' + ', '.join(bad) if bad else ''}.\n")
+    ok = sum(1 for s in sections for r in s.rows if r.status == "ok")
+    bad = {s.title: sum(r.status == "DIFF" for r in s.rows) for s in sections}
+    bad = {k: v for k, v in bad.items() if v}
+    detail = "; ".join(f"{k}: {v}" for k, v in bad.items())
+    parts.append(f"\n**{ok} rows within tolerance; {sum(bad.values())} outside**"
+                 f"{' (' + detail + ')' if bad else ''}.\n")
     text = "".join(parts)
     atomic_write_text(Path(path), text)
     return text

@@ -157,6 +157,7 @@ def load_seeda(
     setting: str = "base",
     systems: Sequence[str] | None = None,
     whitespace: str = "normalise",
+    sentences: str = "subset",
 ) -> Dataset:
     """SEEDA (Kobayashi et al. 2024): the 391 human-evaluated CoNLL-2014 test sentences.
 
@@ -167,6 +168,9 @@ def load_seeda(
         systems: the full system order; default SEEDA's alphabetical order (the order of its
             human score files).  The setting's systems are taken from it in this order.
         whitespace: ``normalise`` or ``rstrip`` (see :func:`gec_meta.data.io.read_lines`).
+        sentences: ``subset`` (the 391 judged sentences, ``outputs/subset``: the setting of
+            SEEDA's meta-evaluation) or ``all`` (the full 1,312-sentence test set,
+            ``outputs/all``: the setting of the metric scores in SEEDA's README table).
 
     Human scores: EW_edit, EW_sent, TS_edit, TS_sent (``seeda/scores/human``, alphabetical
     order).  Judgments: ``edit`` (SEEDA-E) and ``sent`` (SEEDA-S), ``src-id`` 1-based.
@@ -186,11 +190,16 @@ def load_seeda(
     }
     for aspect, items in judgments_raw.items():
         _check_systems(items, SEEDA_SYSTEMS, base / "data" / f"judgments_{aspect}.xml")
-    lines = sorted({item.line for item in judgments_raw["edit"]})
-    subset = base / "outputs" / "subset"
+    if sentences == "subset":
+        lines = sorted({item.line for item in judgments_raw["edit"]})
+    elif sentences == "all":
+        lines = list(range(CONLL14_SIZE))
+    else:
+        raise ConfigError(f"dataset.sentences={sentences!r}; choose 'subset' or 'all'")
+    folder = base / "outputs" / sentences
     n = len(lines)
-    sources = read_lines(subset / "INPUT.txt", expected=n, whitespace=whitespace)
-    hyps = {s: read_lines(subset / f"{s}.txt", expected=n, whitespace=whitespace) for s in SEEDA_SYSTEMS}
+    sources = read_lines(folder / "INPUT.txt", expected=n, whitespace=whitespace)
+    hyps = {s: read_lines(folder / f"{s}.txt", expected=n, whitespace=whitespace) for s in SEEDA_SYSTEMS}
     human_all = {
         name: _read_floats(base / "scores" / "human" / f"{name}.txt", len(SEEDA_SYSTEMS))
         for name in SEEDA_HUMAN
@@ -212,7 +221,8 @@ def load_seeda(
         human=_frozen({k: v[[alpha[s] for s in chosen]] for k, v in human_all.items()}),
         judgments=_frozen(judgments),
         corpus_lines=tuple(lines),
-        options=_frozen(_options(systems, order, whitespace)),
+        options=_frozen(_options(systems, order, whitespace,
+                                 **({} if sentences == "subset" else {"sentences": sentences}))),
     )
 
 
