@@ -35,6 +35,9 @@ test-all: data ## every test, including all slow real-data tests
 bench: data ## benchmarks (wall time, memory), written to bench/RESULTS.md
 	$(PY) bench/run_all.py
 
+reproduce: data ## regenerate every paper table/figure into outputs/reproduce (with index.md)
+	$(PY) experiments/reproduce_all.py --out outputs/reproduce
+
 cache-info: setup ## size of the on-disk cache ($$GEC_META_CACHE or ~/.cache/gec-meta)
 	$(PY) -m gec_meta.cache info
 

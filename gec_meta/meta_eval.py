@@ -142,6 +142,10 @@ def sentence_agreement(
       This asymmetry makes the result depend on the system order whenever the metric ties.
     * ``variant="wmt"`` (WMT DARR Kendall-like, Ma et al. 2018): a metric tie is always a
       discordant pair, independent of the order.
+    * ``variant="displayed"``: pairs of the *displayed* outputs of each item (a group of
+      systems with one identical output is one output), not of expanded systems — the 5,347
+      pairwise judgments of SEEDA that Kobayashi et al. (2024a) count; a metric tie is neither
+      concordant nor discordant but stays in the denominator.
 
     accuracy = concordant / pairs, kendall = (concordant - discordant) / pairs.
 
@@ -153,9 +157,11 @@ def sentence_agreement(
     Returns:
         ``{"accuracy": a, "kendall": t, "pairs": n}``.
     """
-    if variant not in ("seeda", "wmt"):
-        raise ValueError(f"sentence-level variant must be 'seeda' or 'wmt', got {variant!r}")
+    if variant not in ("seeda", "wmt", "displayed"):
+        raise ValueError(f"sentence-level variant must be 'seeda', 'wmt' or 'displayed', got {variant!r}")
     scores = np.asarray(sentence_scores, dtype=np.float64)
+    if variant == "displayed":
+        return _displayed_agreement(scores, items, systems)
     ranks = rank_matrix(items, systems)  # (I, S), lower = better
     m = scores[:, [it.line for it in items]].T  # (I, S)
     S = len(systems)
@@ -176,6 +182,31 @@ def sentence_agreement(
                       UndefinedCorrelationWarning, stacklevel=2)
         return {"accuracy": float("nan"), "kendall": float("nan"), "pairs": 0}
     return {"accuracy": c / n, "kendall": (2 * c - n) / n, "pairs": n}
+
+
+def _displayed_agreement(scores: np.ndarray, items: Sequence[RankingItem], systems: Sequence[str]) -> dict:
+    index = {s: i for i, s in enumerate(systems)}
+    c = d = n = 0
+    for item in items:
+        groups = []
+        for group, rank in item.displayed:
+            members = [index[s] for s in group if s in index]
+            if members:  # the output stays if any of its systems is in the setting
+                groups.append((scores[members[0], item.line], rank))
+        for (mi, ri), (mj, rj) in itertools.combinations(groups, 2):
+            if ri == rj:
+                continue
+            n += 1
+            if mi != mj:
+                if (mi > mj) == (ri < rj):
+                    c += 1
+                else:
+                    d += 1
+    if n == 0:
+        warnings.warn("no human-ranked output pairs: sentence-level agreement is NaN",
+                      UndefinedCorrelationWarning, stacklevel=3)
+        return {"accuracy": float("nan"), "kendall": float("nan"), "pairs": 0}
+    return {"accuracy": c / n, "kendall": (c - d) / n, "pairs": n}
 
 
 def human_expected_wins(items: Sequence[RankingItem], systems: Sequence[str]) -> np.ndarray:

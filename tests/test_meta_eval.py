@@ -128,3 +128,19 @@ def test_no_ranked_pairs_gives_nan():
         warnings.simplefilter("ignore", UndefinedCorrelationWarning)
         out = sentence_agreement(np.array([[1.0], [2.0]]), items, ["A", "B"])
     assert math.isnan(out["accuracy"]) and out["pairs"] == 0
+
+
+def test_displayed_variant_counts_output_pairs_once():
+    # One item showing two outputs: group (A, B) ranked 1 and C ranked 2.  Expanded there are
+    # two decided pairs (A-C, B-C); displayed there is one.  Metric: A=B=0.5 > C=0.1: concordant.
+    item = RankingItem(0, "j", (("A", 1), ("B", 1), ("C", 2)), "1", ((("A", "B"), 1), (("C",), 2)))
+    scores = np.array([[0.5], [0.5], [0.1]])
+    out = sentence_agreement(scores, [item], ["A", "B", "C"], variant="displayed")
+    assert out == {"accuracy": 1.0, "kendall": 1.0, "pairs": 1}
+    # A metric tie on a decided pair stays in the denominator: accuracy 0, kendall 0.
+    tie = sentence_agreement(np.array([[0.1], [0.1], [0.1]]), [item], ["A", "B", "C"], variant="displayed")
+    assert tie == {"accuracy": 0.0, "kendall": 0.0, "pairs": 1}
+    # A group whose systems are all outside the setting disappears.
+    with pytest.warns(UndefinedCorrelationWarning):
+        only = sentence_agreement(np.array([[0.5], [0.1]]), [item], ["A", "B"], variant="displayed")
+    assert only["pairs"] == 0 and math.isnan(only["accuracy"])

@@ -138,7 +138,7 @@ def _to_sentence_index(items: Sequence[RankingItem], line_to_index: Mapping[int,
                 f"<ranking-item id={item.item_id}> judges corpus line {item.line}, which is not "
                 f"in the dataset", path,
             )
-        out.append(RankingItem(idx, item.annotator, item.ranks, item.item_id))
+        out.append(RankingItem(idx, item.annotator, item.ranks, item.item_id, item.displayed))
     return tuple(out)
 
 

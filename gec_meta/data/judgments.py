@@ -27,12 +27,14 @@ class RankingItem:
         annotator: the judge (``user`` attribute).
         ranks: mapping system name -> rank (1 = best), collapsed groups expanded.
         item_id: the ``id`` attribute.
+        displayed: the groups as shown to the judge: (systems with one identical output, rank).
     """
 
     line: int
     annotator: str
     ranks: tuple[tuple[str, int], ...]
     item_id: str = ""
+    displayed: tuple[tuple[tuple[str, ...], int], ...] = ()
 
 
 
@@ -67,6 +69,7 @@ def read_judgments(path: str | Path, index_base: int) -> tuple[RankingItem, ...]
         except ValueError:
             raise DataError(f"<ranking-item id={item_id}> has non-integer src-id {src!r}", path) from None
         ranks: list[tuple[str, int]] = []
+        displayed: list[tuple[tuple[str, ...], int]] = []
         seen: set[str] = set()
         for tr in elem.iter("translation"):
             try:
@@ -75,12 +78,14 @@ def read_judgments(path: str | Path, index_base: int) -> tuple[RankingItem, ...]
                 raise DataError(
                     f"<ranking-item id={item_id}>: translation without integer rank", path
                 ) from None
-            for system in tr.get("system", "").split():
+            group = tuple(tr.get("system", "").split())
+            for system in group:
                 if system in seen:
                     raise DataError(f"<ranking-item id={item_id}> ranks {system} twice", path)
                 seen.add(system)
                 ranks.append((system, rank))
-        items.append(RankingItem(line, elem.get("user", ""), tuple(ranks), item_id))
+            displayed.append((group, rank))
+        items.append(RankingItem(line, elem.get("user", ""), tuple(ranks), item_id, tuple(displayed)))
     if not items:
         raise DataError("no <ranking-item> elements", path)
     return tuple(items)
