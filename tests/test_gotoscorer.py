@@ -1,0 +1,90 @@
+"""GoToScorer: hand-worked chunk examples and gec-metrics' golden values."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from gec_meta.metrics.gotoscorer import (
+    FN, FP, FP_FN, TN, TP, Chunk, GoToScorer, GoToScorerUnweighted, _counts, chunk_sequence,
+    difficulty_weights, judge,
+)
+
+TOKENS = ["a", "b", "c"]
+
+
+def _judge_all(ref, hyp):
+    index = {}
+    for c in hyp:
+        index.setdefault((c.start, c.end), c)
+    return [judge(c, index, [c for c in hyp if c.edited]) for c in ref]
+
+
+def test_chunk_sequence_by_hand():
+    # "a b c" with b -> X and "d" inserted at the end:
+    # slot a slot X slot c d   (no slot after an insertion)
+    hyp = chunk_sequence(TOKENS, [(1, 2, "X"), (3, 3, "d")])
+    assert hyp == (
+        Chunk(0, 0, "", False), Chunk(0, 1, "a", False), Chunk(1, 1, "", False), Chunk(1, 2, "X", True),
+        Chunk(2, 2, "", False), Chunk(2, 3, "c", False), Chunk(3, 3, "d", True),
+    )
+    # no edit: 3 tokens and 4 slots
+    assert len(chunk_sequence(TOKENS, [])) == 7
+    assert chunk_sequence([], []) == (Chunk(0, 0, "", False),)
+
+
+def test_outcomes_and_weights_by_hand():
+    ref = chunk_sequence(TOKENS, [(1, 2, "B")])          # slot a slot B* slot c slot
+    hyp = chunk_sequence(TOKENS, [(1, 2, "X"), (3, 3, "d")])
+    copy = chunk_sequence(TOKENS, [])                      # the source itself
+    good = chunk_sequence(TOKENS, [(1, 2, "B")])
+    # B*: hyp tried X (wrong) -> FP and FN; end slot: hyp inserted "d" -> FP; rest TN.
+    assert _judge_all(ref, hyp) == [TN, TN, TN, FP_FN, TN, TN, FP]
+    # the source copy misses B -> FN
+    assert _judge_all(ref, copy) == [TN, TN, TN, FN, TN, TN, TN]
+    assert _judge_all(ref, good) == [TN, TN, TN, TP, TN, TN, TN]
+    # weights over systems {hyp, copy}: B corrected by none -> 1; the end slot kept by the copy
+    # only -> 1 - 1/2 = 0.5; every other chunk kept by both -> 0.
+    w = difficulty_weights(ref, [hyp, copy])
+    assert w == (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.5)
+    # hyp: FP = 1 (B) + 0.5 (slot) = 1.5, FN = 1 (B), TN = 0 -> (0, 1.5, 1, 0)
+    assert _counts(_judge_all(ref, hyp), w) == (0.0, 1.5, 1.0, 0.0)
+    # copy: FN = 1, TN = 0.5 (end slot)
+    assert _counts(_judge_all(ref, copy), w) == (0.0, 0.0, 1.0, 0.5)
+    # unweighted hyp: FP 2, FN 1, TN 5
+    assert _counts(_judge_all(ref, hyp), [1.0] * 7) == (0.0, 2.0, 1.0, 5.0)
+
+
+# gec-metrics 0.1.1 metrics/gotoscorer_test.py (unweighted, reference 0)
+SRCS = ["This sentences contain gramamtical error .", "This is a sentence .", "This is no change ."]
+HYPS = ["This sentence contains a grammatical error .", "this was corrected into completely different one .",
+        "This is no change ."]
+REFS = [["This sentence contains a gramamtical error .", "dummy sentence .", "This is no change ."],
+        ["These sentences contain grammatical errors .", "another dummy sentence .", "This is no change ."]]
+
+
+@pytest.mark.parametrize("beta,corpus,sentence", [
+    (0.5, 0.40540540540540543, [0.7894736842105263, 0.0, 1.0]),
+    (2, 0.5357142857142857, [0.9375, 0.0, 1.0]),
+])
+def test_gec_metrics_golden(beta, corpus, sentence):
+    m = GoToScorerUnweighted(beta=beta)
+    stats = m.statistics(SRCS, [HYPS], REFS)
+    assert math.isclose(float(m.corpus_scores(stats)[0]), corpus, abs_tol=1e-9)
+    np.testing.assert_allclose(m.sentence_scores(stats)[0], sentence, atol=1e-9)
+
+
+def test_bind_fixes_the_system_set():
+    unbound = GoToScorer()
+    bound = unbound.bind(SRCS, [HYPS, SRCS], REFS)
+    assert bound.system_set.startswith("2sys-")
+    assert "unbound" in unbound.cache_key() and bound.cache_key() != GoToScorer().cache_key()
+    # same systems in another order: same weights identity
+    assert GoToScorer().bind(SRCS, [SRCS, HYPS], REFS).cache_key() == bound.cache_key()
+    # statistics of an unbound metric = bound on the systems it receives
+    np.testing.assert_allclose(unbound.statistics(SRCS, [HYPS, SRCS], REFS), bound.statistics(SRCS, [HYPS, SRCS], REFS))
+    # weights depend on the system set: scoring HYPS alone gives other numbers
+    alone = GoToScorer().statistics(SRCS, [HYPS], REFS)
+    assert not np.allclose(alone[0], bound.statistics(SRCS, [HYPS, SRCS], REFS)[0])
