@@ -57,6 +57,8 @@ def compute_statistics(
     hypotheses: Sequence[Sequence[str]],
     references,
     use_cache: bool = True,
+    systems: Sequence[str] | None = None,
+    bind: bool = True,
 ) -> np.ndarray:
     """Statistics of every system, with the per-system content-addressed cache.
 
@@ -65,6 +67,8 @@ def compute_statistics(
         hypotheses: shape (S, N).
         references: shape (R, N) in the form the metric reads (text or gold edits), or None
             for reference-free metrics.
+        systems: the system names, shape (S,), if known (see :meth:`Metric.bind`).
+        bind: call :meth:`Metric.bind` first (False when the caller passes a bound metric).
 
     Returns:
         shape (S, N, R, K) (R = 1 for reference-free metrics).
@@ -74,10 +78,13 @@ def compute_statistics(
         if len(hyp) != N:
             raise MetricOutputError(f"system #{s} has {len(hyp)} sentences, the sources {N}")
     refs = references if (metric.needs_references and references is not None) else ()
-    metric = metric.bind(sources, hypotheses, refs)
+    if bind:
+        metric = metric.bind(sources, hypotheses, refs, systems=systems)
     R = len(refs) if metric.needs_references else 1
     if metric.needs_references and R == 0:
         raise GecMetaError(f"metric {metric.name} needs references but none were given")
+    if not metric.cacheable:
+        return _check_stats(metric, metric.statistics(sources, hypotheses, refs), (len(hypotheses), N, R))
     context = cache.text_hash(metric.cache_key(), *sources, *(repr(tuple(r)) for r in refs))
     keys = [f"stats|{context}|{cache.text_hash(*hyp)}" for hyp in hypotheses]
     arrays: list[np.ndarray | None] = [cache.load_array(k) if use_cache else None for k in keys]
@@ -160,7 +167,11 @@ def evaluate(
         if references is None:
             raise GecMetaError(f"metric {metric.name} needs a reference set")
         refs_for_metric = references.for_metric(getattr(metric, "reference_kind", "text"))
-    stats = compute_statistics(metric, dataset.sources, dataset.hypotheses, refs_for_metric, use_cache)
+    # Bind once: the bound metric both computes the statistics and aggregates them.
+    metric = metric.bind(dataset.sources, dataset.hypotheses,
+                         refs_for_metric if metric.needs_references else (), systems=dataset.systems)
+    stats = compute_statistics(metric, dataset.sources, dataset.hypotheses, refs_for_metric, use_cache,
+                               systems=dataset.systems, bind=False)
     t1 = time.perf_counter()
     system_scores = aggregation(metric, stats)
     sentence_scores = metric.sentence_scores(stats) if sentence_level else None

@@ -32,6 +32,8 @@ class Metric(abc.ABC):
         stat_names: names of the last axis of the statistics array.
         higher_is_better: direction of the score.
         version: bump whenever the statistics of the same input change (invalidates caches).
+        cacheable: False for metrics whose statistics are cheaper to recompute than to cache
+            (they are then always computed for all systems at once).
     """
 
     name: ClassVar[str] = "metric"
@@ -40,6 +42,7 @@ class Metric(abc.ABC):
     stat_names: ClassVar[tuple[str, ...]] = ("score",)
     higher_is_better: ClassVar[bool] = True
     version: ClassVar[str] = "1"
+    cacheable: ClassVar[bool] = True
 
     # ----------------------------------------------------------------- stage 1: statistics
     @abc.abstractmethod
@@ -62,14 +65,16 @@ class Metric(abc.ABC):
             R = num_references, or 1 for reference-free metrics.
         """
 
-    def bind(self, sources, hypotheses, references) -> "Metric":
+    def bind(self, sources, hypotheses, references, systems=None) -> "Metric":
         """The metric as it scores *this* set of systems.
 
         Most metrics score each system on its own and return ``self``.  Metrics whose
         statistics depend on the whole system set (GoToScorer's correction-difficulty weights,
         Gotou et al. 2020) return a copy that carries that set's identity in its
-        :meth:`cache_key`.  Called by :func:`gec_meta.evaluate.compute_statistics` before the
-        cache lookup; arguments as in :meth:`statistics`.
+        :meth:`cache_key`; metrics read from score files (``from_files``) look up the systems
+        by name.  Called by :func:`gec_meta.evaluate.compute_statistics` before the cache
+        lookup; arguments as in :meth:`statistics`, plus ``systems`` (names, shape (S,)) when
+        the caller knows them.
         """
         return self
 

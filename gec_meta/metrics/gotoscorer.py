@@ -244,7 +244,7 @@ class GoToScorer(EditMetric):
         return {(r, n): chunks[k * N + n] for k, r in enumerate(ids) for n in range(N)}
 
     def bind(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]],
-             references: Sequence[Sequence[str]]) -> "GoToScorer":
+             references: Sequence[Sequence[str]], systems=None) -> "GoToScorer":
         """This metric with its difficulty weights computed from ``hypotheses``.
 
         Args:
