@@ -28,6 +28,20 @@ from gec_meta.report import atomic_write_text, single_run_markdown
 log = logging.getLogger("gec_meta")
 
 
+def limit_threads(n: int) -> None:
+    """Cap torch and BLAS/OpenMP threads of this job (parallel sweeps share the cores)."""
+    import os
+
+    from threadpoolctl import threadpool_limits
+
+    os.environ["GEC_META_THREADS"] = str(n)  # read by gec_meta.encoders when torch is loaded
+    threadpool_limits(limits=n)
+    import sys
+
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(n)
+
+
 @hydra.main(version_base="1.3", config_path="conf", config_name="config")
 def main(cfg: DictConfig) -> dict:
     out_dir = Path(HydraConfig.get().runtime.output_dir)
@@ -39,6 +53,8 @@ def main(cfg: DictConfig) -> dict:
         if previous.get("config_id") == config_id:
             log.info("result already in %s; skipping", done)
             return previous
+    if cfg.get("threads"):
+        limit_threads(int(cfg.threads))
     data_dir = Path(cfg.data_dir)
     dataset = instantiate(cfg.dataset, root=data_dir)
     metric = instantiate(cfg.metric)
