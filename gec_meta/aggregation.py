@@ -16,7 +16,7 @@ import itertools
 import math
 import warnings
 from dataclasses import dataclass
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 import numpy as np
 

@@ -20,7 +20,6 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-import numpy as np
 
 from .aggregation import load_aggregation
 from .data.io import check_same_length, read_lines

@@ -97,7 +97,6 @@ class BARTScoreScorer:
         import torch
 
         model, tok = self._load()
-        pad = tok.pad_token_id
         with torch.inference_mode():
             for idx in length_batches([len(c) + len(r) for c, r in pairs], self.batch_size):
                 src = tok([pairs[i][1] for i in idx], max_length=self.max_length, truncation=True,

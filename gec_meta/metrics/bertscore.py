@@ -30,13 +30,12 @@ import contextlib
 import csv
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Mapping, Sequence
 
 import numpy as np
 
-from ..cache import text_hash
 from ..encoders import Encoder, TokenEmbeddings
 from ..encoders.batching import unique
 from ..errors import ConfigError

@@ -29,7 +29,7 @@ import numpy as np
 
 from .base import f_beta
 from .edit_core import Edit, EditMatch, EditMetric
-from .m2scorer import BoundedLattice, choose_annotator, make_lattice, score_annotator
+from .m2scorer import choose_annotator, make_lattice, score_annotator
 
 GoldKey = tuple[tuple[int, int, str, tuple[str, ...]], ...]
 

@@ -35,7 +35,6 @@ import numpy as np
 
 from ..data.m2 import apply_edits
 from ..errors import ConfigError
-from .edit_core import Edit
 from .errant import Errant
 from .m2 import M2
 
