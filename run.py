@@ -70,6 +70,8 @@ def main(cfg: DictConfig) -> dict:
         sentence_variant=cfg.meta_eval.sentence_variant,
         sentence_level=cfg.meta_eval.sentence_level,
         use_cache=cfg.cache,
+        bootstrap_samples=cfg.meta_eval.get("bootstrap_samples", 0),
+        bootstrap_seed=cfg.meta_eval.get("bootstrap_seed", 0),
     )
     result["config_id"] = config_id
     # Timings vary from run to run: they go to their own file so that results.json of two

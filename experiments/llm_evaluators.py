@@ -28,6 +28,7 @@ from gec_meta.data.refsets import load_refset  # noqa: E402
 from gec_meta.evaluate import evaluate  # noqa: E402
 from gec_meta.meta_eval import window_analysis  # noqa: E402
 from gec_meta.plots import plot_lines  # noqa: E402
+from gec_meta.encoders.loading import ModelLoadError  # noqa: E402
 from gec_meta.reproduce import Row, Section, output_dir, try_metric, write_report  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -72,8 +73,12 @@ def main() -> None:
         pub_sys, pub_sent = PUBLISHED[label.split(" (")[0]]
         rows = []
         for k, (aspect, setting, human, judg) in enumerate(COLUMNS):
-            res = evaluate(data[setting], metric, Default(), refs[setting], window=None,
-                           sentence_variant="displayed")
+            try:
+                res = evaluate(data[setting], metric, Default(), refs[setting], window=None,
+                               sentence_variant="displayed")
+            except ModelLoadError as exc:  # SOME/IMPARA need the users' weights
+                rows, why = [], str(exc).split(". Provide")[0]
+                break
             rows += [Row(f"system {aspect} {setting} r", res["system"][human]["pearson"], pub_sys[2 * k]),
                      Row(f"system {aspect} {setting} ρ", res["system"][human]["spearman"], pub_sys[2 * k + 1]),
                      Row(f"sentence {aspect} {setting} Acc", res["sentence"][judg]["accuracy"], pub_sent[2 * k]),
@@ -82,6 +87,9 @@ def main() -> None:
                 ds = data["base"]
                 vec = np.array([res["system_scores"][s] for s in ds.systems])
                 windows[label] = [w["pearson"] for w in window_analysis(vec, ds.human["TS_sent"], 4)]
+        if not rows:
+            sections.append(Section(label, text=f"Not available here: {why}", command=cmd))
+            continue
         sections.append(Section(label, rows, command=cmd))
     png = plot_lines(list(range(4, 13)), windows, out / "llm_evaluators_figure2_window4.png",
                      "Window analysis, 4 consecutive systems, SEEDA-S Base (Kobayashi et al. 2024a, Fig. 2)",

@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gec_meta.data.datasets import default_root  # noqa: E402
 from gec_meta.plots import plot_window_analysis  # noqa: E402
+from gec_meta.encoders.loading import ModelLoadError  # noqa: E402
 from gec_meta.reproduce import Row, Section, output_dir, run, try_metric, write_report  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -69,8 +70,13 @@ def table1(root) -> tuple[list[Section], dict]:
             tol = (0.01 if key == "ERRANT" and agg == "default" else 0.002) if key in EXACT else None
             rows = []
             for k, (aspect, setting, human) in enumerate(COLUMNS):
-                res = run(root, "seeda", metric, agg, dataset_options={"setting": setting},
-                          refset_options={"missing_annotator": "source"})
+                try:
+                    res = run(root, "seeda", metric, agg, dataset_options={"setting": setting},
+                              refset_options={"missing_annotator": "source"})
+                except ModelLoadError as exc:  # e.g. SOME/IMPARA without the users' weights
+                    rows = []
+                    why = str(exc).split(". Provide")[0]
+                    break
                 rows += [Row(f"{aspect} {setting} r", res["system"][human]["pearson"], pub[2 * k], tol),
                          Row(f"{aspect} {setting} ρ", res["system"][human]["spearman"], pub[2 * k + 1], tol)]
                 if name == "errant" and setting == "fluency" and aspect == "SEEDA-E":
@@ -83,6 +89,9 @@ def table1(root) -> tuple[list[Section], dict]:
                     scores = np.array([res["system_scores"][s] for s in ds.systems])
                     windows[f"ERRANT {'w/' if agg == 'trueskill' else 'w/o'} TrueSkill"] = window_analysis(
                         scores, ds.human["TS_edit"], 8)
+            if not rows:
+                sections.append(Section(title, text=f"Not available here: {why}", command=cmd))
+                continue
             sections.append(Section(title, rows, command=cmd))
     return sections, windows
 

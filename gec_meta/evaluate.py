@@ -153,8 +153,15 @@ def evaluate(
     sentence_variant: str = "seeda",
     sentence_level: bool = True,
     use_cache: bool = True,
+    bootstrap_samples: int = 0,
+    bootstrap_seed: int = 0,
 ) -> dict:
     """Run the whole task and return a JSON-ready result.
+
+    ``bootstrap_samples > 0`` adds percentile 95% confidence intervals to every system-level
+    correlation (``result["system"][human]["ci"]``), resampling sentences with replacement
+    and re-aggregating the metric's statistics on each sample, with a
+    ``numpy.random.default_rng(bootstrap_seed)`` generator (see :mod:`gec_meta.significance`).
 
     Returns:
         ``{"signature", "dataset", "setting", "refset", "metric", "aggregation",
@@ -177,10 +184,21 @@ def evaluate(
     sentence_scores = metric.sentence_scores(stats) if sentence_level else None
     t2 = time.perf_counter()
     result = meta_evaluate(dataset, system_scores, sentence_scores, window, top_ks, sentence_variant)
+    if bootstrap_samples > 0:
+        from .significance import bootstrap_correlations
+
+        for human, values in dataset.human.items():
+            ci = bootstrap_correlations(lambda idx: aggregation(metric, stats[:, idx]), dataset.num_sentences,
+                                        values, np.random.default_rng(bootstrap_seed), bootstrap_samples)
+            result["system"][human]["ci"] = {
+                k: [v["low"], v["high"]] for k, v in ci.items()
+            }
+            result["system"][human]["ci"]["samples"] = bootstrap_samples
     t3 = time.perf_counter()
     return {
         "signature": result_signature(dataset, references if metric.needs_references else None,
-                                      metric, aggregation, sentence_variant),
+                                      metric, aggregation, sentence_variant)
+        + (f"|bootstrap:{bootstrap_samples}(seed={bootstrap_seed})" if bootstrap_samples > 0 else ""),
         "dataset": dataset.name,
         "setting": dataset.setting,
         "refset": references.name if (metric.needs_references and references is not None) else None,

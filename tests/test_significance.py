@@ -50,3 +50,18 @@ def test_permutation_test_detects_a_clearly_better_metric():
     assert out["delta"] > 0 and out["p"] < 0.05
     again = permutation_test(good, bad, human, np.random.default_rng(2), samples=2000)
     assert again == out
+
+
+def test_bootstrap_through_evaluate_is_seeded_and_in_the_signature(data_root):
+    from gec_meta import load_dataset, meta_evaluate
+    from gec_meta.metrics.length import Length
+
+    ds = load_dataset("seeda", data_root, setting="base")
+    a = meta_evaluate(ds, Length(), "default", bootstrap_samples=50, bootstrap_seed=7, window=None)
+    b = meta_evaluate(ds, Length(), "default", bootstrap_samples=50, bootstrap_seed=7, window=None)
+    c = meta_evaluate(ds, Length(), "default", bootstrap_samples=50, bootstrap_seed=8, window=None)
+    assert a["system"] == b["system"]
+    assert a["system"]["TS_edit"]["ci"] != c["system"]["TS_edit"]["ci"]
+    lo, hi = a["system"]["TS_edit"]["ci"]["pearson"]
+    assert lo <= a["system"]["TS_edit"]["pearson"] <= hi
+    assert a["signature"].endswith("|bootstrap:50(seed=7)")
