@@ -107,7 +107,9 @@ def try_metric(name: str, *overrides: str, **options):
     from .api import load_metric
 
     try:
-        return load_metric(name, *overrides, **options), None
+        metric = load_metric(name, *overrides, **options)
+        metric.cache_key()  # encoders load lazily: their signature reads the model config
+        return metric, None
     except Exception as exc:  # reported in the table, never silently skipped
         return None, f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}"
 
