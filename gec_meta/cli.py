@@ -4,6 +4,7 @@
     gec-meta score --src SRC --hyp A B --ref R1 R2 --metric pt_m2 -c encoder=minilm --aggregation trueskill --json
     gec-meta rank  --src SRC --hyp A B C --ref R1 R2 --metric gleu_corrected --aggregation default trueskill
     gec-meta errant-types --src SRC --hyp SYS.txt --ref R1 R2 [--cat 3]
+    gec-meta uot-align --dataset seeda --system GPT-3.5 --sentence 12 [--encoder minilm]
 
 System names are the hypothesis file names without extension.  ``--ref`` takes plain-text
 references (one file per annotator) or one M2 file (all its annotators; gold edits for M2-based
@@ -133,6 +134,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--cat", type=int, default=3, choices=[1, 2, 3])
     p.add_argument("--beta", type=float, default=0.5)
     p.add_argument("--json", action="store_true")
+    sub.add_parser("uot-align", add_help=False,
+                   help="UOT-ERRANT transport plan of one sentence (printed and as a PNG heatmap)")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["uot-align"]:
+        from .uot.inspect import main as uot_main
+
+        return uot_main(argv[1:])
     args = ap.parse_args(argv)
     try:
         if args.command in ("score", "rank"):

@@ -118,3 +118,12 @@ def test_errant_by_type_hand_example():
     assert out["R:NOUN"]["fp"] == 1
     assert (out["ALL"]["tp"], out["ALL"]["fp"], out["ALL"]["fn"]) == (1, 1, 1)
     assert out["ALL"]["p"] == pytest.approx(0.5) and out["ALL"]["r"] == pytest.approx(0.5)
+
+
+def test_cli_uot_align_delegates(monkeypatch):
+    import gec_meta.uot.inspect as inspect
+
+    seen = {}
+    monkeypatch.setattr(inspect, "main", lambda argv: seen.setdefault("argv", argv) and 0)
+    assert cli_main(["uot-align", "--system", "T5", "--sentence", "3"]) == 0 or seen
+    assert seen["argv"] == ["--system", "T5", "--sentence", "3"]
