@@ -21,18 +21,22 @@ from gec_meta.data.datasets import default_root, load_dataset  # noqa: E402
 from gec_meta.data.refsets import load_refset  # noqa: E402
 from gec_meta.evaluate import evaluate  # noqa: E402
 
-METRICS = {
-    "errant": ("gec_meta.metrics.errant", "Errant", {}),
-    "gleu": ("gec_meta.metrics.gleu", "GLEU", {"variant": "corrected"}),  # gec-metrics' arithmetic
-    "green": ("gec_meta.metrics.green", "GREEN", {}),
-    "m2": ("gec_meta.metrics.m2", "M2", {}),
+METRICS = {  # bench name -> (conf/metric config, Hydra overrides)
+    "errant": ("errant", ()),
+    "gleu": ("gleu_corrected", ()),  # gec-metrics' GLEU arithmetic
+    "green": ("green", ()),
+    "m2": ("m2", ()),
+    # gec-metrics' PT-ERRANT: BERTScore F with MiniLM layer 6, no idf, no baseline rescaling.
+    "pt_errant": ("pt_errant", ("encoder=minilm",)),
 }
 
 
 def main(task: str) -> None:
     name, dataset = task.split(":")
-    module, cls, kwargs = METRICS[name]
-    metric = getattr(__import__(module, fromlist=[cls]), cls)(**kwargs)
+    from gec_meta.api import load_metric
+
+    config, overrides = METRICS[name]
+    metric = load_metric(config, *overrides)
     root = default_root()
     if dataset.startswith("seeda"):
         ds = load_dataset("seeda", root, setting=dataset.split("_", 1)[1])

@@ -26,6 +26,7 @@ JOBS = [
     ("errant:gjg15", "errant:gjg15"),
     ("gleu:gjg15", "gleu:gjg15"),
     ("m2:gjg15", None),
+    ("pt_errant:seeda_base", "pt_errant:seeda_base"),
 ]
 
 
@@ -72,14 +73,13 @@ def render(rows: list[dict]) -> str:
     ]
     for r in rows:
         peer = r.get("peer_s")
-        lines.append(
-            f"| {r['task']} | {r['cold_s']:.1f} | {r['warm_s']:.2f} | "
-            f"{'–' if peer is None else f'{peer:.1f}'} | "
-            f"{'–' if peer is None else f'{peer / r['cold_s']:.1f}×'} | "
-            f"{'–' if peer is None else f'{peer / r['warm_s']:.0f}×'} | "
-            f"{'–' if peer is None else ('yes' if r['identical'] else 'NO')} | "
-            f"{r['cold_rss'] or 0:.0f} / {r.get('peer_rss') or 0:.0f} |"
-        )
+        if peer is None:
+            peer_cells = ["–", "–", "–", "–"]
+        else:
+            peer_cells = [f"{peer:.1f}", f"{peer / r['cold_s']:.1f}×", f"{peer / r['warm_s']:.0f}×",
+                          "yes" if r["identical"] else "NO"]
+        lines.append(" | ".join([f"| {r['task']}", f"{r['cold_s']:.1f}", f"{r['warm_s']:.2f}", *peer_cells,
+                                 f"{r['cold_rss'] or 0:.0f} / {r.get('peer_rss') or 0:.0f} |"]))
     return "\n".join(lines) + "\n"
 
 
