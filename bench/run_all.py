@@ -51,9 +51,13 @@ def run_job(task: str, peer_task: str | None) -> dict:
     if peer_task:
         from peer import run_peer
 
-        peer = run_peer(peer_task)
-        row.update(peer_s=peer["wall_s"], peer_rss=peer["peak_rss_mib"],
-                   identical=same(cold["system"], peer["system"]), peer_system=peer["system"])
+        try:
+            peer = run_peer(peer_task)
+        except RuntimeError as exc:  # the peer crashed: report it, keep our numbers
+            row["peer_error"] = str(exc).strip().splitlines()[-1][:200]
+        else:
+            row.update(peer_s=peer["wall_s"], peer_rss=peer["peak_rss_mib"],
+                       identical=same(cold["system"], peer["system"]), peer_system=peer["system"])
     print(json.dumps({k: v for k, v in row.items() if not k.endswith("system")}), file=sys.stderr)
     return row
 
@@ -71,16 +75,20 @@ def render(rows: list[dict]) -> str:
         "| job | ours cold (s) | ours warm (s) | gec-metrics (s) | cold speed-up | warm speed-up | identical | peak RSS ours / peer (MiB) |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    notes = []
     for r in rows:
         peer = r.get("peer_s")
-        if peer is None:
+        if "peer_error" in r:
+            peer_cells = ["crashed¹", "–", "–", "–"]
+            notes.append(f"¹ gec-metrics on {r['task']}: `{r['peer_error']}`")
+        elif peer is None:
             peer_cells = ["–", "–", "–", "–"]
         else:
             peer_cells = [f"{peer:.1f}", f"{peer / r['cold_s']:.1f}×", f"{peer / r['warm_s']:.0f}×",
                           "yes" if r["identical"] else "NO"]
         lines.append(" | ".join([f"| {r['task']}", f"{r['cold_s']:.1f}", f"{r['warm_s']:.2f}", *peer_cells,
                                  f"{r['cold_rss'] or 0:.0f} / {r.get('peer_rss') or 0:.0f} |"]))
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + [""] + notes) + "\n"
 
 
 def main(argv: list[str]) -> None:
