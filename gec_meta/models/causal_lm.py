@@ -18,12 +18,13 @@ from typing import Sequence
 
 import numpy as np
 
-from ..cache import KeyValueStore, text_hash
+from ..cache import text_hash
 from ..encoders.batching import length_batches, unique
-from .loading import ModelRef, load, package_version, resolve
+from .cached import CachedModel
+from .loading import load
 
 
-class CausalLM:
+class CausalLM(CachedModel):
     """A causal LM that scores sentences.
 
     Args:
@@ -35,33 +36,12 @@ class CausalLM:
         model_obj, tokenizer_obj: already built objects (tests); ``model`` then only names them.
     """
 
+    kind = "causal-lm"
+
     def __init__(self, model: str, batch_size: int = 16, max_length: int = 512,
                  config_key: str = "metric.model", use_cache: bool = True,
                  model_obj=None, tokenizer_obj=None):
-        self.name = model
-        self.batch_size = batch_size
-        self.max_length = max_length
-        self.config_key = config_key
-        self._model = model_obj
-        self._tokenizer = tokenizer_obj
-        if model_obj is not None:
-            self.ref = ModelRef(model, model, None, True, f"{model}@object{id(model_obj)}")
-        else:
-            self.ref = resolve(model, config_key)
-        self._use_cache = use_cache and model_obj is None
-        self._store: KeyValueStore | None = None
-
-    @property
-    def identity(self) -> str:
-        """Model identity plus the library versions that can change the numbers."""
-        return (f"causal-lm|{self.ref.identity}|transformers:{package_version('transformers')}"
-                f"|torch:{package_version('torch')}|max_length:{self.max_length}")
-
-    @property
-    def store(self) -> KeyValueStore:
-        if self._store is None:
-            self._store = KeyValueStore(self.identity, use_default_root=self._use_cache)
-        return self._store
+        super().__init__(model, config_key, batch_size, max_length, use_cache, model_obj, tokenizer_obj)
 
     def _load(self):
         if self._model is None:

@@ -15,38 +15,22 @@ from typing import Sequence
 
 import numpy as np
 
-from ..cache import KeyValueStore, text_hash
+from ..cache import text_hash
 from ..encoders.batching import length_batches, unique
-from .loading import ModelRef, load, package_version, resolve
+from .cached import CachedModel
+from .loading import load
 
 
-class _Base:
+class _Base(CachedModel):
     auto_class = "AutoModel"
 
     def __init__(self, model: str, config_key: str, batch_size: int = 32, max_length: int = 128,
                  use_cache: bool = True, model_obj=None, tokenizer_obj=None):
-        self.name = model
-        self.config_key = config_key
-        self.batch_size = batch_size
-        self.max_length = max_length
-        self._model, self._tokenizer = model_obj, tokenizer_obj
-        if model_obj is not None:
-            self.ref = ModelRef(model, model, None, True, f"{model}@object{id(model_obj)}")
-        else:
-            self.ref = resolve(model, config_key)
-        self._use_cache = use_cache and model_obj is None
-        self._store: KeyValueStore | None = None
+        super().__init__(model, config_key, batch_size, max_length, use_cache, model_obj, tokenizer_obj)
 
     @property
-    def identity(self) -> str:
-        return (f"{type(self).__name__}|{self.ref.identity}|transformers:{package_version('transformers')}"
-                f"|torch:{package_version('torch')}|max_length:{self.max_length}")
-
-    @property
-    def store(self) -> KeyValueStore:
-        if self._store is None:
-            self._store = KeyValueStore(self.identity, use_default_root=self._use_cache)
-        return self._store
+    def kind(self) -> str:
+        return type(self).__name__
 
     def _load(self):
         if self._model is None:

@@ -1,0 +1,49 @@
+"""The common part of every model wrapper in :mod:`gec_meta.models`: resolution, identity and the
+content-addressed result store."""
+
+from __future__ import annotations
+
+from ..cache import KeyValueStore
+from .loading import ModelRef, package_version, resolve
+
+
+class CachedModel:
+    """A named model whose per-text results are cached under its identity.
+
+    Args:
+        model: hub id, local folder, .gguf file or ``pkg://...`` (:mod:`.loading`).
+        config_key: the config key named in errors (``metric.model``).
+        batch_size: texts per forward pass.
+        max_length: tokens kept per text; longer ones are truncated.
+        use_cache: keep results on disk (``$GEC_META_CACHE``).
+        model_obj, tokenizer_obj: already built objects (tests); ``model`` then only names them
+            and nothing is cached on disk.
+    """
+
+    kind = "model"  # first field of the identity
+
+    def __init__(self, model: str, config_key: str, batch_size: int, max_length: int,
+                 use_cache: bool = True, model_obj=None, tokenizer_obj=None):
+        self.name = model
+        self.config_key = config_key
+        self.batch_size = batch_size
+        self.max_length = max_length
+        self._model, self._tokenizer = model_obj, tokenizer_obj
+        if model_obj is not None:
+            self.ref = ModelRef(model, model, None, True, f"{model}@object{id(model_obj)}")
+        else:
+            self.ref = resolve(model, config_key)
+        self._use_cache = use_cache and model_obj is None
+        self._store: KeyValueStore | None = None
+
+    @property
+    def identity(self) -> str:
+        """Model identity plus the library versions that can change the numbers."""
+        return (f"{self.kind}|{self.ref.identity}|transformers:{package_version('transformers')}"
+                f"|torch:{package_version('torch')}|max_length:{self.max_length}")
+
+    @property
+    def store(self) -> KeyValueStore:
+        if self._store is None:
+            self._store = KeyValueStore(self.identity, use_default_root=self._use_cache)
+        return self._store
