@@ -24,7 +24,7 @@ from ..encoders.batching import length_batches, unique
 from ..encoders.encoder import _library_versions
 from ..encoders.loading import load_pretrained, resolve_model
 from ..errors import ConfigError
-from .base import Metric
+from .pair import PairScoreMetric
 
 
 class BARTScoreScorer:
@@ -116,26 +116,13 @@ class BARTScoreScorer:
 
 
 @dataclass(frozen=True)
-class BARTScore(Metric):
+class BARTScore(PairScoreMetric):
     """BARTScore r -> h as a sentence-level metric (Gong et al. 2022, Table 4): best reference
     per sentence, corpus = mean.  Statistics shape (S, N, R, 1)."""
 
-    scorer: BARTScoreScorer = None  # type: ignore[assignment]
-
     name: ClassVar[str] = "bartscore"
-    needs_source: ClassVar[bool] = False
-    reference_kind: ClassVar[str] = "text"
     version: ClassVar[str] = "1"
 
-    def __post_init__(self):
-        if self.scorer is None:
-            raise ConfigError("metric.scorer is required for bartscore (e.g. scorer=bartscore)")
-
-    def options(self) -> dict[str, object]:
-        return {"scorer": self.scorer.signature()}
-
     def statistics(self, sources, hypotheses, references) -> np.ndarray:
-        S, N, R = len(hypotheses), len(sources), len(references)
-        cands = [hypotheses[s][n] for s in range(S) for n in range(N) for r in range(R)]
-        refs = [references[r][n] for s in range(S) for n in range(N) for r in range(R)]
-        return self.scorer.score(cands, refs).reshape(S, N, R, 1)
+        cands, refs = self.pairs(hypotheses, references)
+        return self.scorer.score(cands, refs).reshape(len(hypotheses), len(sources), len(references), 1)

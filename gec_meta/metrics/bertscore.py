@@ -39,7 +39,7 @@ import numpy as np
 from ..encoders import Encoder, TokenEmbeddings
 from ..encoders.batching import unique
 from ..errors import ConfigError
-from .base import Metric
+from .pair import PairScoreMetric
 
 COMPONENTS = ("P", "R", "F")
 
@@ -245,7 +245,7 @@ class BERTScoreScorer:
 
 # --------------------------------------------------------------------------- metric
 @dataclass(frozen=True)
-class BERTScore(Metric):
+class BERTScore(PairScoreMetric):
     """BERTScore as a sentence-level GEC metric (Gong et al. 2022, Table 4 "BERTScore").
 
     Statistics: (P, R, F) of every (system, sentence, reference), shape (S, N, R, 3); a
@@ -254,25 +254,13 @@ class BERTScore(Metric):
     reference sentence of the run.
     """
 
-    scorer: BERTScoreScorer = None  # type: ignore[assignment]
-
     name: ClassVar[str] = "bertscore"
-    needs_source: ClassVar[bool] = False
     stat_names: ClassVar[tuple[str, ...]] = ("P", "R", "F")
-    reference_kind: ClassVar[str] = "text"
     version: ClassVar[str] = "1"
-
-    def __post_init__(self):
-        if self.scorer is None:
-            raise ConfigError("metric.scorer is required for bertscore (e.g. scorer=bertscore)")
-
-    def options(self) -> dict[str, object]:
-        return {"scorer": self.scorer.signature()}
 
     def statistics(self, sources, hypotheses, references) -> np.ndarray:
         S, N, R = len(hypotheses), len(sources), len(references)
-        cands = [hypotheses[s][n] for s in range(S) for n in range(N) for r in range(R)]
-        refs = [references[r][n] for s in range(S) for n in range(N) for r in range(R)]
+        cands, refs = self.pairs(hypotheses, references)
         idf_sents = [references[r][n] for r in range(R) for n in range(N)]
         return self.scorer.prf(cands, refs, idf_sents).reshape(S, N, R, 3)
 
