@@ -60,17 +60,23 @@ def _folder_identity(folder: Path) -> str:
     return f"{folder.name}@{h.hexdigest()[:12]}"
 
 
+def package_path(name: str, config_key: str = "encoder.model") -> Path:
+    """The path that ``pkg://<package>/<sub>`` names inside an installed Python package."""
+    package, _, sub = name[len(PKG_PREFIX):].partition("/")
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelLoadError(
+            f"{config_key}={name!r}: Python package {package!r} is not installed "
+            f"(pip install {package.replace('_', '-')})"
+        )
+    return Path(next(iter(spec.submodule_search_locations))) / sub
+
+
 def resolve_model(name: str) -> ModelSource:
     """Resolve a model name (hub id, local folder or ``pkg://``) without loading it."""
     if name.startswith(PKG_PREFIX):
-        package, _, sub = name[len(PKG_PREFIX):].partition("/")
-        spec = importlib.util.find_spec(package)
-        if spec is None or not spec.submodule_search_locations:
-            raise ModelLoadError(
-                f"encoder.model={name!r}: Python package {package!r} is not installed "
-                f"(pip install {package.replace('_', '-')})"
-            )
-        folder = Path(next(iter(spec.submodule_search_locations))) / sub
+        folder = package_path(name)
+        package = name[len(PKG_PREFIX):].partition("/")[0]
         if not (folder / "config.json").is_file():
             raise ModelLoadError(f"encoder.model={name!r}: no config.json in {folder}")
         try:

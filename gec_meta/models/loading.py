@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata as md
-import importlib.util
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..encoders.loading import PKG_PREFIX, ModelLoadError, resolve_model
+from ..encoders.loading import PKG_PREFIX, ModelLoadError, package_path, resolve_model
 
 
 @dataclass(frozen=True)
@@ -39,17 +38,6 @@ class ModelRef:
     identity: str
 
 
-def _pkg_path(name: str, config_key: str) -> Path:
-    package, _, sub = name[len(PKG_PREFIX):].partition("/")
-    spec = importlib.util.find_spec(package)
-    if spec is None or not spec.submodule_search_locations:
-        raise ModelLoadError(
-            f"{config_key}={name!r}: Python package {package!r} is not installed "
-            f"(pip install {package.replace('_', '-')})"
-        )
-    return Path(next(iter(spec.submodule_search_locations))) / sub
-
-
 def _file_identity(path: Path) -> str:
     """File name, size and sha256 of its first and last MiB (GGUF files are large)."""
     h = hashlib.sha256()
@@ -66,7 +54,7 @@ def resolve(name: str, config_key: str) -> ModelRef:
     if not name:
         raise ModelLoadError(f"{config_key} is empty: give a hub id, a local folder, a .gguf file or pkg://...")
     if name.endswith(".gguf"):
-        path = _pkg_path(name, config_key) if name.startswith(PKG_PREFIX) else Path(name).expanduser()
+        path = package_path(name, config_key) if name.startswith(PKG_PREFIX) else Path(name).expanduser()
         if not path.is_file():
             raise ModelLoadError(f"{config_key}={name!r}: GGUF file {path} does not exist")
         return ModelRef(name, str(path.parent), path.name, True, _file_identity(path))
