@@ -57,6 +57,29 @@ def test_outcomes_and_weights_by_hand():
     assert _counts(_judge_all(ref, hyp), [1.0] * 7) == (0.0, 2.0, 1.0, 5.0)
 
 
+def test_insertion_before_an_edited_token_tries_it():
+    # GTS rule: a hypothesis insertion at the start of a reference chunk covers it.
+    # ref: b -> B.  hyp: inserts X before b, leaves b.   ref chunks: slot a slot B* slot c slot
+    ref = chunk_sequence(TOKENS, [(1, 2, "B")])
+    hyp = chunk_sequence(TOKENS, [(1, 1, "X")])          # slot a X* b slot c slot
+    # slot before b: the hypothesis put X there -> tried, wrong -> FP;
+    # B*: the hypothesis kept "b" but its insertion at 1 tried the chunk -> FP and FN (not only FN)
+    assert _judge_all(ref, hyp) == [TN, TN, FP, FP_FN, TN, TN, TN]
+
+
+def test_reference_insertion_inside_a_hypothesis_edit_is_missed():
+    # ref inserts Y before c; hyp replaces "b c" by Z (no slot at 2 in the hypothesis).
+    ref = chunk_sequence(TOKENS, [(2, 2, "Y")])          # slot a slot b Y* c slot
+    hyp = chunk_sequence(TOKENS, [(1, 3, "Z")])          # slot a slot Z* slot
+    # b and c are overwritten by Z -> FP each; Y* has no same-span hypothesis chunk -> an
+    # untried miss (FN), not a true negative.
+    assert _judge_all(ref, hyp) == [TN, TN, TN, FP, FN, FP, TN]
+    # weights over {hyp, source copy}: nobody inserted Y -> 1; the copy keeps b and c -> 1/2;
+    # slots and "a" are kept by both -> 0.
+    w = difficulty_weights(ref, [hyp, chunk_sequence(TOKENS, [])])
+    assert w == (0.0, 0.0, 0.0, 0.5, 1.0, 0.5, 0.0)
+
+
 # gec-metrics 0.1.1 metrics/gotoscorer_test.py (unweighted, reference 0)
 SRCS = ["This sentences contain gramamtical error .", "This is a sentence .", "This is no change ."]
 HYPS = ["This sentence contains a grammatical error .", "this was corrected into completely different one .",

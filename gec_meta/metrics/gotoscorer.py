@@ -5,20 +5,19 @@ The source is cut into *chunks*: every ERRANT edit of a correction is one chunk,
 token outside the edits is one chunk, and an empty *slot* chunk ``(k, k)`` stands between
 tokens wherever no insertion edit already sits, so that insertions have a place to land
 (Gotou et al. 2020, §3.1).  The reference and each hypothesis are chunked against the same
-source; every *reference* chunk is then judged against the hypothesis chunks:
-
-* the hypothesis has a chunk with the same span: *correct* iff it has the same correction
-  string, *tried* iff that hypothesis chunk is an edit;
-* no chunk with the same span: a reference slot counts as correct and untried; any other
-  reference chunk is incorrect, and tried iff an overlapping hypothesis chunk is an edit.
+source; every *reference* chunk is then judged *tried* and/or *correct* against the
+hypothesis chunks with the rules of the authors' tool (gotutiyan/GTS ``gotoscorer.py``; see
+:func:`evaluate_chunk` -- mostly "same span and string = correct, tried iff an overlapping
+hypothesis chunk is an edit", with two boundary rules that the SEEDA README numbers need).
 
 tried & correct -> TP; tried & incorrect -> FP (and also FN when the reference chunk is an
 edit); untried & correct -> TN; untried & incorrect -> FN.  Each outcome adds the chunk's
-*weight* (gec-metrics 0.1.1 ``GoToScorer.annotate`` / ``score_base`` follow the same rules).
+*weight*.  (gec-metrics 0.1.1 ``GoToScorer`` uses a simpler same-span rule and, in its
+weight generator, compares a reference chunk's span with itself, so it differs from GTS.)
 
 **Correction difficulty** (Gotou et al. 2020, §3.2): the weight of a reference chunk is
-``1 - (systems that corrected it) / (number of systems)``, where a system corrected a chunk
-when its own chunk sequence contains a chunk of the same span and string.  The weights are
+``1 - (systems that got it correct) / (number of systems)``, "correct" as above (GTS
+``cluc_weight``).  The weights are
 computed from the *systems being evaluated*, so the statistics of one system depend on all of
 them.  :meth:`GoToScorer.bind` fixes the system set (its outputs' hash enters
 :meth:`GoToScorer.cache_key`); an unbound metric binds itself to whatever systems its
@@ -109,12 +108,27 @@ def chunk_sequence(tokens: Sequence[str], edits: Sequence[tuple[int, int, str]])
     return tuple(out)
 
 
-# Outcome codes of one reference chunk.
-TP, FP, FP_FN, TN, FN = range(5)
+# Outcome codes of one reference chunk.  NONE: the chunk adds to no count (GTS skips the
+# (error, untried, correct) and (no error, tried, correct) combinations, which ERRANT chunks
+# cannot produce but hand-made references can).
+TP, FP, FP_FN, TN, FN, NONE = range(6)
 
 
-def judge(ref_chunk: Chunk, hyp_index: dict[tuple[int, int], Chunk], hyp_edits: Sequence[Chunk]) -> int:
-    """Outcome of one reference chunk against a hypothesis (rules in the module docstring).
+def evaluate_chunk(ref_chunk: Chunk, hyp_index: dict[tuple[int, int], Chunk],
+                   hyp_edits: Sequence[Chunk]) -> tuple[bool, bool]:
+    """(tried, correct) of one reference chunk against a hypothesis, as the authors' tool
+    (gotutiyan/GTS ``gotoscorer.py``, ``evaluation_systems``) decides them.
+
+    GTS walks the hypothesis chunks in order: a chunk with the same span and string is
+    *equal* (correct; tried iff it is an edit) and overrides what came before; a chunk that
+    has the same span but another string, or overlaps the reference chunk, *covers* it
+    (incorrect; tried iff it is an edit) unless an earlier covering chunk was already an
+    edit.  A reference *insertion* chunk ``(k, k)`` is judged only by hypothesis chunks of
+    the same span; with none, it is correct iff it is not an edit.  Consequences that a
+    simpler same-span rule misses: a hypothesis insertion at ``a`` *tries* the reference
+    chunk ``(a, b)`` (so an unchanged token next to an inserted word counts as FP + FN when
+    the reference edits that token), and a reference insertion inside a hypothesis
+    multi-token edit is an untried miss (FN), not a true negative.
 
     Args:
         hyp_index: the hypothesis chunks by (start, end) (first one per span).
@@ -122,18 +136,36 @@ def judge(ref_chunk: Chunk, hyp_index: dict[tuple[int, int], Chunk], hyp_edits: 
     """
     a, b = ref_chunk.start, ref_chunk.end
     h = hyp_index.get((a, b))
-    if h is not None:
-        correct, tried = h.text == ref_chunk.text, h.edited
-    elif a == b:
-        correct, tried = True, False
-    else:
-        correct = False
-        tried = any((a <= e.start < b) or (e.start <= a < e.end) for e in hyp_edits)
-    if tried:
-        if correct:
-            return TP
-        return FP_FN if ref_chunk.edited else FP
-    return TN if correct else FN
+    if a == b:
+        if h is None:
+            return False, not ref_chunk.edited
+        return h.edited, h.text == ref_chunk.text
+    if h is not None and h.text == ref_chunk.text:
+        return h.edited, True
+    tried = any((a <= e.start < b) or (e.start <= a < e.end) for e in hyp_edits)
+    return tried, False
+
+
+def judge(ref_chunk: Chunk, hyp_index: dict[tuple[int, int], Chunk], hyp_edits: Sequence[Chunk]) -> int:
+    """Outcome code of one reference chunk (GTS ``update_score``): from (error, tried, correct)
+    (1,1,1) TP, (1,1,0) FP + FN, (1,0,0) FN, (0,0,1) TN, (0,1,0) FP, otherwise NONE.
+
+    Args:
+        hyp_index: the hypothesis chunks by (start, end) (first one per span).
+        hyp_edits: the hypothesis chunks that are edits.
+    """
+    tried, correct = evaluate_chunk(ref_chunk, hyp_index, hyp_edits)
+    if ref_chunk.edited:
+        return (TP if correct else FP_FN) if tried else (NONE if correct else FN)
+    return (NONE if correct else FP) if tried else (TN if correct else NONE)
+
+
+def chunk_index(chunks: Sequence[Chunk]) -> tuple[dict[tuple[int, int], Chunk], list[Chunk]]:
+    """(chunks by span, first per span; the chunks that are edits) of one hypothesis."""
+    index: dict[tuple[int, int], Chunk] = {}
+    for c in chunks:
+        index.setdefault((c.start, c.end), c)
+    return index, [c for c in chunks if c.edited]
 
 
 def _counts(outcomes: Sequence[int], weights: Sequence[float]) -> tuple[float, float, float, float]:
@@ -148,14 +180,14 @@ def _counts(outcomes: Sequence[int], weights: Sequence[float]) -> tuple[float, f
             fn += w
         elif o == TN:
             tn += w
-        else:
+        elif o == FN:
             fn += w
     return tp, fp, fn, tn
 
 
 def difficulty_weights(ref_chunks: Sequence[Chunk], system_chunks: Sequence[Sequence[Chunk]]) -> tuple[float, ...]:
-    """Weight of every reference chunk: 1 - fraction of systems whose chunk sequence contains
-    the same chunk (span and string) (Gotou et al. 2020, §3.2).
+    """Weight of every reference chunk: 1 - fraction of the systems that got it *correct*
+    (:func:`evaluate_chunk`; GTS ``cluc_weight``) (Gotou et al. 2020, §3.2).
 
     Args:
         ref_chunks: shape (C,).
@@ -166,9 +198,9 @@ def difficulty_weights(ref_chunks: Sequence[Chunk], system_chunks: Sequence[Sequ
     """
     if not system_chunks:
         return tuple(1.0 for _ in ref_chunks)
-    sets = [{(c.start, c.end, c.text) for c in chunks} for chunks in system_chunks]
-    n = len(sets)
-    return tuple(1.0 - sum((c.start, c.end, c.text) in s for s in sets) / n for c in ref_chunks)
+    indexed = [chunk_index(chunks) for chunks in system_chunks]
+    n = len(indexed)
+    return tuple(1.0 - sum(evaluate_chunk(c, idx, edits)[1] for idx, edits in indexed) / n for c in ref_chunks)
 
 
 @dataclass(frozen=True)
@@ -193,7 +225,7 @@ class GoToScorer(EditMetric):
     _nonce: str = field(default_factory=lambda: uuid.uuid4().hex, repr=False, compare=False)
 
     name: ClassVar[str] = "gotoscorer"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"  # 2: GTS boundary rules (evaluate_chunk)
     stat_names: ClassVar[tuple[str, ...]] = ("tp", "fp", "fn", "tn")
 
     def __post_init__(self):
@@ -293,11 +325,7 @@ class GoToScorer(EditMetric):
         ids = metric._ref_ids(R)
         for s in range(S):
             for n in range(N):
-                hc = hyp_chunks[s * N + n]
-                index: dict[tuple[int, int], Chunk] = {}
-                for c in hc:
-                    index.setdefault((c.start, c.end), c)
-                edits = [c for c in hc if c.edited]
+                index, edits = chunk_index(hyp_chunks[s * N + n])
                 for r in ids:
                     rc = ref_chunks[(r, n)]
                     w = metric._weights[(r, n)] if metric.weighted else (1.0,) * len(rc)
