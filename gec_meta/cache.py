@@ -9,8 +9,15 @@ different input or a different tool:
   entries are written as a new shard via a temporary file and ``os.replace`` (atomic on POSIX),
   so concurrent writers (parallel sweep jobs) never corrupt each other: at worst two jobs
   compute and store the same value twice.
+* :class:`ArrayStore` — many arrays of one dtype (encoder token states).  Each flush writes
+  one shard: a flat ``.npy`` buffer plus a small index (key -> offset, shape).  Shards are
+  opened memory-mapped, so a job touches only the pages of the arrays it reads and the OS
+  can evict them: encoder outputs of a dataset never have to fit in RAM at once.
 * :func:`load_array` / :func:`save_array` — one numpy array per key (a metric's statistics of
   a whole dataset), written atomically the same way.
+
+:data:`COUNTERS` counts hits and misses of every store in this process (``run.py`` writes
+them to ``timing.json``, so a sweep can report how much of it the cache served).
 
 The root is ``$GEC_META_CACHE`` or ``~/.cache/gec-meta``; ``GEC_META_CACHE=off`` disables it.
 """
@@ -23,10 +30,15 @@ import json
 import os
 import pickle
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable
 
 import numpy as np
+
+#: Process-wide cache accounting: ``{kind}_hit`` / ``{kind}_miss`` for kind in kv, arrays,
+#: stats (per-system statistics arrays).
+COUNTERS: Counter = Counter()
 
 
 def cache_root() -> Path | None:
@@ -93,8 +105,10 @@ class KeyValueStore:
         value = self._data.get(key)
         if value is None:
             self.misses += 1
+            COUNTERS["kv_miss"] += 1
         else:
             self.hits += 1
+            COUNTERS["kv_hit"] += 1
         return value
 
     def __contains__(self, key: str) -> bool:
@@ -126,6 +140,104 @@ class KeyValueStore:
         self._pending.clear()
 
 
+class ArrayStore:
+    """Arrays of one dtype under string keys, in memory-mapped shards (see module docstring).
+
+    Args:
+        namespace: the component signature (e.g. ``token-states|<encoder signature>``).
+        dtype: the dtype of every array (values are cast on :meth:`put`).
+        root: cache root; None (with ``use_default_root=False`` or caching off) keeps the
+            arrays in memory only.
+
+    ``get`` returns read-only arrays; those of flushed shards are views of a memory map.
+    """
+
+    def __init__(self, namespace: str, dtype: Any = np.float32, root: Path | None = None, *,
+                 use_default_root: bool = True):
+        if root is None and use_default_root:
+            root = cache_root()
+        self.namespace = namespace
+        self.dtype = np.dtype(dtype)
+        self.folder = None if root is None else root / "arrays-kv" / text_hash(namespace)[:24]
+        self._index: dict[str, tuple[int, int, tuple[int, ...]]] = {}  # key -> (shard, offset, shape)
+        self._shards: list[Path] = []
+        self._maps: dict[int, np.ndarray] = {}
+        self._pending: dict[str, np.ndarray] = {}
+        self.hits = 0
+        self.misses = 0
+        if self.folder is not None and self.folder.is_dir():
+            for idx_file in sorted(self.folder.glob("*.idx")):
+                npy = idx_file.with_suffix(".npy")
+                try:
+                    index = pickle.loads(idx_file.read_bytes())
+                except Exception:  # a truncated index from a killed writer: ignore the shard
+                    continue
+                if not npy.is_file() or index.get("dtype") != self.dtype.str:
+                    continue
+                shard = len(self._shards)
+                self._shards.append(npy)
+                for key, (offset, shape) in index["entries"].items():
+                    self._index[key] = (shard, offset, tuple(shape))
+
+    def __len__(self) -> int:
+        return len(self._index.keys() | self._pending.keys())
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._pending or key in self._index
+
+    def _map(self, shard: int) -> np.ndarray:
+        buf = self._maps.get(shard)
+        if buf is None:
+            buf = self._maps[shard] = np.load(self._shards[shard], mmap_mode="r", allow_pickle=False)
+        return buf
+
+    def get(self, key: str) -> np.ndarray | None:
+        value = self._pending.get(key)
+        if value is None and key in self._index:
+            shard, offset, shape = self._index[key]
+            size = int(np.prod(shape, dtype=np.int64))
+            value = self._map(shard)[offset: offset + size].reshape(shape)
+        if value is None:
+            self.misses += 1
+            COUNTERS["arrays_miss"] += 1
+        else:
+            self.hits += 1
+            COUNTERS["arrays_hit"] += 1
+        return value
+
+    def put(self, key: str, value: np.ndarray) -> None:
+        arr = np.ascontiguousarray(value, dtype=self.dtype)
+        arr.setflags(write=False)
+        self._pending[key] = arr
+
+    def flush(self) -> None:
+        """Write pending arrays as one new shard (``.npy`` first, then its index: a shard
+        without an index is never read)."""
+        if self.folder is None or not self._pending:
+            return
+        entries, offset = {}, 0
+        for key, arr in self._pending.items():
+            entries[key] = (offset, arr.shape)
+            offset += arr.size
+        flat = np.concatenate([a.reshape(-1) for a in self._pending.values()]) if offset else \
+            np.zeros(0, dtype=self.dtype)
+        buf = io.BytesIO()
+        np.save(buf, flat, allow_pickle=False)
+        payload = buf.getvalue()
+        name = hashlib.sha256(payload).hexdigest()[:32]
+        if not (self.folder / "namespace.txt").exists():
+            _atomic_write(self.folder / "namespace.txt", self.namespace.encode("utf-8"))
+        npy = self.folder / f"{name}.npy"
+        _atomic_write(npy, payload)
+        index = {"dtype": self.dtype.str, "entries": entries}
+        _atomic_write(npy.with_suffix(".idx"), pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL))
+        shard = len(self._shards)
+        self._shards.append(npy)
+        for key, (off, shape) in entries.items():
+            self._index[key] = (shard, off, tuple(shape))
+        self._pending.clear()
+
+
 def _array_path(key: str, root: Path) -> Path:
     return root / "arrays" / f"{text_hash(key)[:40]}.npy"
 
@@ -137,11 +249,15 @@ def load_array(key: str, root: Path | None = None) -> np.ndarray | None:
         return None
     path = _array_path(key, root)
     if not path.is_file():
+        COUNTERS["stats_miss"] += 1
         return None
     try:
-        return np.load(path, allow_pickle=False)
+        out = np.load(path, allow_pickle=False)
     except (ValueError, OSError, EOFError):
+        COUNTERS["stats_miss"] += 1
         return None
+    COUNTERS["stats_hit"] += 1
+    return out
 
 
 def save_array(key: str, array: np.ndarray, root: Path | None = None, about: dict | None = None) -> None:
@@ -163,11 +279,12 @@ def cache_info(root: Path | None = None) -> dict[str, Any]:
     info: dict[str, Any] = {"root": str(root), "namespaces": [], "arrays": 0, "bytes": 0}
     if root is None or not root.is_dir():
         return info
-    for folder in sorted((root / "kv").glob("*")):
-        size = sum(f.stat().st_size for f in folder.glob("*"))
-        name = (folder / "namespace.txt").read_text() if (folder / "namespace.txt").exists() else folder.name
-        info["namespaces"].append({"namespace": name, "shards": len(list(folder.glob("*.pkl"))), "bytes": size})
-        info["bytes"] += size
+    for kind, pattern in (("kv", "*.pkl"), ("arrays-kv", "*.npy")):
+        for folder in sorted((root / kind).glob("*")):
+            size = sum(f.stat().st_size for f in folder.glob("*"))
+            name = (folder / "namespace.txt").read_text() if (folder / "namespace.txt").exists() else folder.name
+            info["namespaces"].append({"namespace": name, "shards": len(list(folder.glob(pattern))), "bytes": size})
+            info["bytes"] += size
     arrays = list((root / "arrays").glob("*.npy"))
     info["arrays"] = len(arrays)
     info["bytes"] += sum(f.stat().st_size for f in (root / "arrays").glob("*"))

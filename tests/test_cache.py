@@ -1,0 +1,70 @@
+"""The content-addressed cache: array store round trips, memory maps, concurrent shards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gec_meta import cache
+from gec_meta.cache import ArrayStore, KeyValueStore
+
+
+def test_array_store_round_trip_and_reopen(tmp_path):
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=(3, 4)).astype(np.float32), rng.normal(size=(7, 4)).astype(np.float32)
+    store = ArrayStore("ns", root=tmp_path)
+    store.put("a", a)
+    assert "a" in store and store.get("a") is not None and "b" not in store
+    store.flush()
+    store.put("b", b)
+    store.flush()
+    again = ArrayStore("ns", root=tmp_path)
+    assert len(again) == 2
+    np.testing.assert_array_equal(again.get("a"), a)
+    np.testing.assert_array_equal(again.get("b"), b)
+    # served from a read-only memory map, not copied into the process
+    got = again.get("b")
+    assert isinstance(got.base, np.memmap) or isinstance(got, np.memmap)
+    with pytest.raises(ValueError):
+        got[0, 0] = 1.0
+    # another namespace or dtype does not see these arrays
+    assert ArrayStore("other", root=tmp_path).get("a") is None
+    assert len(ArrayStore("ns", dtype=np.float16, root=tmp_path)) == 0
+
+
+def test_array_store_casts_and_handles_empty_arrays(tmp_path):
+    store = ArrayStore("ns", dtype=np.float16, root=tmp_path)
+    store.put("x", np.array([[1.5, 2.25]], dtype=np.float64))
+    store.put("empty", np.zeros((0, 2)))
+    store.flush()
+    again = ArrayStore("ns", dtype=np.float16, root=tmp_path)
+    assert again.get("x").dtype == np.float16 and again.get("x").tolist() == [[1.5, 2.25]]
+    assert again.get("empty").shape == (0, 2)
+
+
+def test_concurrent_writers_do_not_clobber_each_other(tmp_path):
+    one, two = ArrayStore("ns", root=tmp_path), ArrayStore("ns", root=tmp_path)
+    one.put("a", np.ones((2, 2)))
+    two.put("b", np.zeros((1, 2)))
+    one.flush()
+    two.flush()
+    merged = ArrayStore("ns", root=tmp_path)
+    assert merged.get("a").sum() == 4.0 and merged.get("b").shape == (1, 2)
+
+
+def test_truncated_index_is_ignored(tmp_path):
+    store = ArrayStore("ns", root=tmp_path)
+    store.put("a", np.ones(3))
+    store.flush()
+    (idx,) = list(store.folder.glob("*.idx"))
+    idx.write_bytes(idx.read_bytes()[:5])  # a writer killed mid-way
+    assert ArrayStore("ns", root=tmp_path).get("a") is None
+
+
+def test_counters_record_hits_and_misses(tmp_path):
+    before = dict(cache.COUNTERS)
+    kv = KeyValueStore("ns", root=tmp_path)
+    kv.put("k", 1)
+    assert kv.get("k") == 1 and kv.get("nope") is None
+    assert cache.COUNTERS["kv_hit"] - before.get("kv_hit", 0) == 1
+    assert cache.COUNTERS["kv_miss"] - before.get("kv_miss", 0) == 1
