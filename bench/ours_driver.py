@@ -23,7 +23,8 @@ from gec_meta.evaluate import evaluate  # noqa: E402
 
 METRICS = {  # bench name -> (conf/metric config, Hydra overrides)
     "errant": ("errant", ()),
-    "gleu": ("gleu_corrected", ()),  # gec-metrics' GLEU arithmetic
+    # gec-metrics' GLEU arithmetic, and its length of an empty sentence (1, len("".split(" "))).
+    "gleu": ("gleu_corrected", ("metric.empty_length=1",)),
     "green": ("green", ()),
     "m2": ("m2", ()),
     # gec-metrics' PT-ERRANT: BERTScore F with MiniLM layer 6, no idf, no baseline rescaling.

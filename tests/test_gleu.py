@@ -62,6 +62,23 @@ def test_brevity_penalty():
         assert math.isclose(got, math.exp(-0.5), rel_tol=1e-12)
 
 
+def test_empty_length_option_reproduces_gec_metrics_brevity_penalty():
+    # Corpus of two sentences, one reference each (no sampling):
+    #   1: S = x y,   H = "" (deleted everything), R = x y
+    #   2: S = a b c, H = a b c,                    R = a b c
+    # n-grams: only sentence 2 contributes, all match: p_n = 1.
+    # Lengths: c = |H1| + |H2|, r = 2 + 3 = 5.
+    #   official / empty_length=0: c = 0 + 3 -> BP = exp(1 - 5/3)
+    #   gec-metrics (len("".split(" ")) = 1): c = 1 + 3 -> BP = exp(1 - 5/4)
+    srcs, hyps, refs = ["x y", "a b c"], ["", "a b c"], [["x y", "a b c"]]
+    assert math.isclose(corpus_gleu(COR, srcs, hyps, refs), math.exp(1 - 5 / 3), rel_tol=1e-12)
+    compat = GLEU(variant="corrected", empty_length=1)
+    assert math.isclose(corpus_gleu(compat, srcs, hyps, refs), math.exp(1 - 5 / 4), rel_tol=1e-12)
+    assert compat.cache_key() != COR.cache_key()
+    with pytest.raises(ValueError, match="empty_length"):
+        GLEU(empty_length=2)
+
+
 def test_q1_set_difference_ignores_counts():
     # S = H = a a b c d e, R = a b c d e (one 'a' deleted).  |H| = 6 > |R| = 5 -> BP = 1.
     # n=1: match = min(2,1) + 4 = 5.  corrected penalty for 'a': min(h,s) - min(h,r) = 2-1 = 1;

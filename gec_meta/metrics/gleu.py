@@ -154,6 +154,10 @@ class GLEU(Metric):
         variant: ``"official"`` or ``"corrected"`` (quirks Q1-Q6 in the module docstring).
         sampling: ``"python2"`` or ``"python3"`` reference sampling (Q5); empty = the
             variant's default (official -> python2, corrected -> python3).  Stage 2 only.
+        empty_length: the length of an *empty* hypothesis or reference in the brevity
+            penalty: 0 (the official script, and the number of its tokens) or 1 (gec-metrics
+            0.1.1, which measures ``len(x.split(' '))``; set it to reproduce that library's
+            numbers exactly).  n-gram counts and denominators are unaffected.
 
     Statistics: shape (S, N, R, 2 * max_n + 2), last axis ``(hyp_len, ref_len, num_1,
     den_1, ..., num_n, den_n)``.
@@ -167,6 +171,7 @@ class GLEU(Metric):
     seed: int = 0
     variant: str = "official"
     sampling: str = ""
+    empty_length: int = 0
 
     def __post_init__(self) -> None:
         if self.variant not in _VARIANTS:
@@ -185,6 +190,8 @@ class GLEU(Metric):
             )
         if self.iterations < 1:
             raise ValueError(f"iterations must be >= 1, got {self.iterations!r}")
+        if self.empty_length not in (0, 1):
+            raise ValueError(f"empty_length must be 0 or 1, got {self.empty_length!r}")
         if self.sampling == "":
             object.__setattr__(self, "sampling", "python2" if self.variant == "official" else "python3")
         if self.sampling not in _SAMPLINGS:
@@ -198,7 +205,10 @@ class GLEU(Metric):
         return tuple(names)
 
     def stats_options(self) -> dict[str, object]:
-        return {"max_n": self.max_n, "variant": self.variant}
+        opts: dict[str, object] = {"max_n": self.max_n, "variant": self.variant}
+        if self.empty_length:
+            opts["empty_length"] = self.empty_length
+        return opts
 
     # ------------------------------------------------------------------ stage 1
     def statistics(
@@ -227,7 +237,8 @@ class GLEU(Metric):
             cs, ch, cr = cache.get(src), cache.get(hyp), cache.get(ref)
             hlen, rlen = len(hyp.split()), len(ref.split())
             row = table[j]
-            row[0], row[1] = hlen, rlen
+            row[0] = hlen if hlen or hyp.strip() else self.empty_length
+            row[1] = rlen if rlen or ref.strip() else self.empty_length
             for n in range(self.max_n):
                 s_n, h_n, r_n = cs[n], ch[n], cr[n]
                 match = penalty = 0
