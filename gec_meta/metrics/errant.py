@@ -20,6 +20,7 @@ from typing import ClassVar, Sequence
 import numpy as np
 from tqdm.auto import tqdm
 
+from .errant_align import annotate as fast_annotate
 from ..cache import KeyValueStore, text_hash
 from ..errors import ConfigError
 from .edit_core import Edit, EditMatch, EditMetric, match_by_key
@@ -99,7 +100,8 @@ def annotate_pairs(pairs: Sequence[tuple[str, str]], batch_size: int = 256) -> l
     texts = sorted({x for pair in pairs for x in pair}, key=len)
     parsed = dict(zip(texts, nlp.pipe((Doc(nlp.vocab, words=t.split()) for t in texts),
                                       batch_size=batch_size)))
-    return [_edit_tuples(annotator.annotate(parsed[s], parsed[t])) for s, t in pairs]
+    # errant_align.annotate = annotator.annotate with an exact, list-based alignment (4x faster).
+    return [_edit_tuples(fast_annotate(annotator, parsed[s], parsed[t])) for s, t in pairs]
 
 
 def _worker_count(num_pairs: int) -> int:
@@ -259,6 +261,12 @@ class Errant(EditMetric):
         return [[to_edits(flat[r * N + n]) for n in range(N)] for r in range(len(references))]
 
     def match(self, sources, hypotheses, references) -> np.ndarray:
+        if self.reference_edits == "extract":
+            # One extraction for hypotheses and references: every text (the sources above
+            # all) is parsed once and the worker pool starts once; the calls below then read
+            # the extractor's store.
+            N = len(sources)
+            _EXTRACTOR.extract([(sources[n], t[n]) for t in (*hypotheses, *references) for n in range(N)])
         hyp = self.hypothesis_edits(sources, hypotheses)
         ref = self.reference_edit_sets(sources, references)
         S, N, R = len(hypotheses), len(sources), len(references)
