@@ -2,6 +2,7 @@
 Figure 2 (top-K), and the official CoNLL-2014 M2 scores.
 
     .venv/bin/python experiments/ptm2_tables.py [--out DIR]
+        [--significance williams|permutation|bootstrap] [--resamples 1000] [--seed 0]
 
 Human scores: GJG15 Table 3 EW and TS, 13 systems incl. INPUT, all 1,312 sentences.
 References: the official M2, M2 semantics (``refset.missing_annotator=annotator0``), as the
@@ -9,6 +10,10 @@ PT-M2 code reads them.  "Corpus" = the metric's corpus score (default aggregatio
 "sentence" = mean of sentence scores (SentM2, SentERRANT, sentence-level PT metrics).
 PT metrics here use MiniLM (the only encoder available offline), not bert-base/BART: those rows
 are reported next to the paper's, not checked.
+Tables 4/5 side by side: bold best, underlined second best, and a mark on the metrics not
+significantly worse than the best of the column (default: one-sided Williams test, as the WMT
+metrics tasks; ``--significance permutation|bootstrap`` for the seeded resampling tests, see
+``gec_meta.reproduce``).
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gec_meta.data.datasets import default_root, load_gjg15  # noqa: E402
 from gec_meta.plots import plot_lines  # noqa: E402
 from gec_meta.meta_eval import top_k  # noqa: E402
-from gec_meta.reproduce import Row, Section, output_dir, run, try_metric, write_report  # noqa: E402
+from gec_meta.reproduce import (Column, Row, Section, comparison_table, output_dir, run, score_run,  # noqa: E402
+                                significance_from_argv, try_metric, write_report)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 REFS = {"missing_annotator": "annotator0"}
@@ -48,6 +54,22 @@ TABLE6 = {
     "PT-M2 sentence (MiniLM, paper: BERT)": ("AMU CUUI CAMB RAC POST PKU UFC SJTU IITB NTHU INPUT UMC IPN", 12),
     "BERTScore (sentence; MiniLM, paper: BERT)": ("INPUT UFC IITB RAC SJTU PKU AMU POST CUUI UMC IPN CAMB NTHU", 53),
 }
+
+
+# Tables 4/5 side by side: one column group (GJG15, all 13 systems).
+TABLE_COLUMNS = [Column(f"{human} {'r' if kind == 'pearson' else 'ρ'}", "gjg15", human, kind)
+                 for human in ("EW", "TS") for kind in ("pearson", "spearman")]
+
+
+def side_by_side(scored: dict) -> Section:
+    """Tables 4/5 as the paper prints them (our numbers), with significance marks."""
+    sig = significance_from_argv()
+    table = comparison_table(scored, TABLE_COLUMNS, sig, caption=(
+        "Rows whose metric cannot run here are left out; the PT and BERTScore rows use MiniLM, "
+        "not the paper's BERT."))
+    cmd = f".venv/bin/python experiments/ptm2_tables.py {sig.options()}"
+    return Section("Tables 4/5 side by side (ours): best, second best, not significantly worse than the best",
+                   text=table.render("md"), command=cmd)
 
 
 def official_m2(root) -> Section:
@@ -75,7 +97,7 @@ def main() -> None:
     ds = load_gjg15(root)
     ew_order = [ds.systems[i] for i in np.argsort(-ds.human["EW"], kind="stable")]
     sections = [official_m2(root)]
-    scores_by_label, topk_curves = {}, {}
+    scores_by_label, topk_curves, scored = {}, {}, {}
     for label, name, overrides, pub, tol in TABLE4:
         metric, why = try_metric(name, *overrides)
         cmd = f"python run.py dataset=gjg15 metric={name} {' '.join(overrides)} refset.missing_annotator=annotator0"
@@ -88,8 +110,10 @@ def main() -> None:
         rows = [Row("EW r", s["EW"]["pearson"], pub[0], tol), Row("EW ρ", s["EW"]["spearman"], pub[1], tol),
                 Row("TS r", s["TS"]["pearson"], pub[2], tol), Row("TS ρ", s["TS"]["spearman"], pub[3], tol)]
         sections.append(Section(f"Table 4/5: {label}", rows, command=cmd))
+        scored[label] = {"gjg15": score_run(root, "gjg15", metric, refset_options=REFS)}
         vec = np.array([res["system_scores"][x] for x in ds.systems])
         topk_curves[label] = [r["pearson"] for r in top_k(vec, ds.human["EW"])]
+    sections.insert(1, side_by_side(scored))
     # Table 6: rankings.
     lines = ["| ranking | ours (rank 1 → 13) | Σ|Δ| vs EW ours | published | Σ|Δ| published |", "|---|---|---|---|---|"]
     lines.append(f"| EW (human) | {' '.join(ew_order)} | 0 | | 0 |")

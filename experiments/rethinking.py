@@ -1,6 +1,7 @@
 """"Rethinking" (Goto et al. 2025): Table 1 for every metric available here, and Figure 2.
 
     .venv/bin/python experiments/rethinking.py [--out DIR]     # default experiments/results
+        [--significance williams|permutation|bootstrap] [--resamples 1000] [--seed 0]
 
 Table 1: system-level Pearson/Spearman against SEEDA's TrueSkill human scores (TS_sent for
 SEEDA-S, TS_edit for SEEDA-E), Base and +Fluency, without TrueSkill (the metric's own corpus
@@ -8,6 +9,10 @@ score) and with TrueSkill aggregation of sentence-level pairwise comparisons.  R
 official, annotator 1 missing -> source (as the paper, via gec-metrics).  Neural metrics use the
 MiniLM encoder available here (the paper: bert-base-uncased) and are labelled so.
 Figure 2: window analysis, N = 8, +Fluency (14 systems).
+The metrics side by side (both aggregations in one table): bold best, underlined second best,
+and a mark on the metrics not significantly worse than the best of the column (default: the
+one-sided Williams test, as the WMT metrics tasks; ``--significance permutation|bootstrap`` for
+the seeded resampling tests, see ``gec_meta.reproduce``).
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gec_meta.data.datasets import default_root  # noqa: E402
 from gec_meta.plots import plot_window_analysis  # noqa: E402
 from gec_meta.encoders.loading import ModelLoadError  # noqa: E402
-from gec_meta.reproduce import Row, Section, output_dir, run, try_metric, write_report  # noqa: E402
+from gec_meta.reproduce import (Column, Row, Section, comparison_table, output_dir, run, score_run,  # noqa: E402
+                                significance_from_argv, try_metric, write_report)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 # (config name, overrides, label, published key)
@@ -53,10 +59,15 @@ PUBLISHED = {
 COLUMNS = [("SEEDA-S", "base", "TS_sent"), ("SEEDA-S", "fluency", "TS_sent"),
            ("SEEDA-E", "base", "TS_edit"), ("SEEDA-E", "fluency", "TS_edit")]
 EXACT = {"ERRANT", "GLEU+", "GREEN"}  # no encoder, no LM: must match
+# The side-by-side table: Table 1's eight columns; a column group is a SEEDA setting.
+TABLE_COLUMNS = [Column(f"{aspect} {setting} {'r' if kind == 'pearson' else 'ρ'}", setting, human, kind)
+                 for aspect, setting, human in COLUMNS for kind in ("pearson", "spearman")]
 
 
-def table1(root) -> tuple[list[Section], dict]:
-    sections, windows = [], {}
+def table1(root) -> tuple[list[Section], dict, dict]:
+    """Sections of our/published rows, the window analyses of Figure 2, and the scored runs of
+    the side-by-side table (row label -> {setting: Scored})."""
+    sections, windows, scored = [], {}, {"default": {}, "trueskill": {}}
     for name, overrides, label, key in METRICS:
         metric, why = try_metric(name, *overrides)
         for agg in ("default", "trueskill"):
@@ -93,13 +104,29 @@ def table1(root) -> tuple[list[Section], dict]:
                 sections.append(Section(title, text=f"Not available here: {why}", command=cmd))
                 continue
             sections.append(Section(title, rows, command=cmd))
-    return sections, windows
+            scored[agg][title] = {
+                setting: score_run(root, "seeda", metric, agg, dataset_options={"setting": setting},
+                                   refset_options={"missing_annotator": "source"})
+                for setting in ("base", "fluency")}
+    return sections, windows, {**scored["default"], **scored["trueskill"]}
+
+
+def side_by_side(scored: dict) -> Section:
+    """Table 1 as the paper prints it (our numbers), with significance marks."""
+    sig = significance_from_argv()
+    table = comparison_table(scored, TABLE_COLUMNS, sig, caption=(
+        "Rows whose metric cannot run here are left out; PT-ERRANT and Scribendi use other "
+        "models than the paper."))
+    cmd = f".venv/bin/python experiments/rethinking.py {sig.options()}"
+    return Section("Table 1 side by side (ours): best, second best, not significantly worse than the best",
+                   text=table.render("md"), command=cmd)
 
 
 def main() -> None:
     root = default_root()
     out = output_dir(RESULTS)
-    sections, windows = table1(root)
+    sections, windows, scored = table1(root)
+    sections.insert(0, side_by_side(scored))
     png = plot_window_analysis(windows, out / "rethinking_figure2_errant_seeda_e.png",
                                "ERRANT on SEEDA-E +Fluency, window N=8 (Goto et al. 2025, Fig. 2b)")
     sections.append(Section("Figure 2 (b): window analysis, ERRANT, SEEDA-E +Fluency, N = 8",

@@ -99,6 +99,32 @@ def compute_statistics(
     return np.stack(arrays, axis=0) if arrays else np.zeros((0, N, R, len(metric.stat_names)))
 
 
+def dataset_statistics(
+    dataset: Dataset,
+    metric: Metric,
+    references: References | None = None,
+    use_cache: bool = True,
+) -> tuple[Metric, np.ndarray]:
+    """Stage 1 on a dataset: the metric bound to the dataset's systems and its statistics.
+
+    The bound metric both computes the statistics and aggregates them (and is what
+    :mod:`gec_meta.significance` re-aggregates on resampled sentences).
+
+    Returns:
+        (bound metric, statistics of shape (S, N, R, K)).
+    """
+    refs_for_metric = None
+    if metric.needs_references:
+        if references is None:
+            raise GecMetaError(f"metric {metric.name} needs a reference set")
+        refs_for_metric = references.for_metric(getattr(metric, "reference_kind", "text"))
+    metric = metric.bind(dataset.sources, dataset.hypotheses,
+                         refs_for_metric if metric.needs_references else (), systems=dataset.systems)
+    stats = compute_statistics(metric, dataset.sources, dataset.hypotheses, refs_for_metric, use_cache,
+                               systems=dataset.systems, bind=False)
+    return metric, stats
+
+
 def meta_evaluate(
     dataset: Dataset,
     system_scores: np.ndarray,
@@ -169,27 +195,20 @@ def evaluate(
         "sentence": {aspect: {accuracy, kendall, pairs}}, "window", "top_k", "timing"}``.
     """
     t0 = time.perf_counter()
-    refs_for_metric = None
-    if metric.needs_references:
-        if references is None:
-            raise GecMetaError(f"metric {metric.name} needs a reference set")
-        refs_for_metric = references.for_metric(getattr(metric, "reference_kind", "text"))
-    # Bind once: the bound metric both computes the statistics and aggregates them.
-    metric = metric.bind(dataset.sources, dataset.hypotheses,
-                         refs_for_metric if metric.needs_references else (), systems=dataset.systems)
-    stats = compute_statistics(metric, dataset.sources, dataset.hypotheses, refs_for_metric, use_cache,
-                               systems=dataset.systems, bind=False)
+    metric, stats = dataset_statistics(dataset, metric, references, use_cache)
     t1 = time.perf_counter()
     system_scores = aggregation(metric, stats)
     sentence_scores = metric.sentence_scores(stats) if sentence_level else None
     t2 = time.perf_counter()
     result = meta_evaluate(dataset, system_scores, sentence_scores, window, top_ks, sentence_variant)
     if bootstrap_samples > 0:
-        from .significance import bootstrap_correlations
+        from .significance import bootstrap_indices, confidence_intervals, resampled_system_scores
 
+        # One set of resamples serves every human score (the system scores do not depend on it).
+        indices = bootstrap_indices(dataset.num_sentences, np.random.default_rng(bootstrap_seed), bootstrap_samples)
+        resampled = resampled_system_scores(metric, stats, aggregation, indices)
         for human, values in dataset.human.items():
-            ci = bootstrap_correlations(lambda idx: aggregation(metric, stats[:, idx]), dataset.num_sentences,
-                                        values, np.random.default_rng(bootstrap_seed), bootstrap_samples)
+            ci = confidence_intervals(resampled, values)
             result["system"][human]["ci"] = {
                 k: [v["low"], v["high"]] for k, v in ci.items()
             }

