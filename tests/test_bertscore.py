@@ -93,10 +93,16 @@ def test_baseline_rescaling_values_and_csv(bert_dir, tmp_path):
         load_baseline(str(csv), 9)
 
 
-def test_empty_texts_are_defined(bert_dir):
-    scorer = BERTScoreScorer(Encoder(str(bert_dir), cache=False))
-    got = scorer.prf(["", "", "a dog"], ["", "a dog", ""])
-    np.testing.assert_array_equal(got, [[1, 1, 1], [0, 0, 0], [0, 0, 0]])
+@pytest.mark.parametrize("empty_pair, both", [(None, 0), ("bert_score", 0), ("identical", 1)])
+def test_empty_texts_are_defined(bert_dir, empty_pair, both):
+    # bert_score 0.3.13: an empty side gives P = R = 0 and F = 0/0 -> 0, both empty included.
+    kw = {} if empty_pair is None else {"empty_pair": empty_pair}
+    scorer = BERTScoreScorer(Encoder(str(bert_dir), cache=False), **kw)
+    got = scorer.prf(["", "", "a dog", "  "], ["", "a dog", "", ""])
+    np.testing.assert_array_equal(got, [[both] * 3, [0, 0, 0], [0, 0, 0], [both] * 3])
+    assert f"empty_pair={scorer.empty_pair}" in scorer.signature()
+    with pytest.raises(ConfigError, match="scorer.empty_pair"):
+        BERTScoreScorer(Encoder(str(bert_dir), cache=False), empty_pair="one")
 
 
 def test_metric_best_reference_and_mean(bert_dir):

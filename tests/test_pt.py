@@ -132,3 +132,58 @@ def test_one_scorer_call_per_run_and_cache_key(bert_dir):
     assert "bertscore(F" in PTM2(scorer=scorer).cache_key()
     assert PTM2(scorer=scorer).cache_key() != PTM2(scorer=SelfScorer()).cache_key()
     assert PTM2(scorer=scorer, beta=2.0).cache_key() == PTM2(scorer=scorer).cache_key()
+
+
+def gec_metrics_corpus_f(per_sentence: list[list[tuple[float, float, float]]], beta: float = 0.5) -> float:
+    """gec-metrics 0.1.1's ``ERRANT.score_corpus_verbose`` rewritten: per sentence the reference
+    whose (running total + its counts) is best by [F, TP, -FP, -FN] (first on ties);
+    P = 1 if FP == 0, R = 1 if FN == 0."""
+
+    def key(tp, fp, fn):
+        p = 1.0 if fp == 0 else tp / (tp + fp)
+        r = 1.0 if fn == 0 else tp / (tp + fn)
+        f = (1 + beta**2) * p * r / (beta**2 * p + r) if p + r else 0.0
+        return [f, tp, -fp, -fn]
+
+    total = (0.0, 0.0, 0.0)
+    for refs in per_sentence:
+        best = None
+        for c in refs:
+            cand = tuple(a + b for a, b in zip(total, c))
+            if best is None or key(*best) < key(*cand):
+                best = cand
+        total = best
+    return key(*total)[0]
+
+
+def test_pt_errant_reproduces_gec_metrics(bert_dir):
+    """gec-metrics 0.1.1 PT-ERRANT semantics, computed independently: per reference R, each edit
+    e of (hyp edits + ref edits) weighs |F(S_e, R) - F(S, R)| (BERTScore F, no normalisation);
+    bert_score gives F = 0 whenever a side is empty, (empty, empty) included, so against an
+    empty reference (an annotator deleted the sentence) every weight is 0 and that reference
+    counts (0, 0, 0) - not FN = 1 for the delete-everything edit."""
+    pytest.importorskip("errant")
+    src = ["the cat sit on the mat .", "they play the important role in our life ."]
+    hyps = [["the cat sits on the mat .", "they play an important role in their life ."]]
+    refs = [["the cat sits on the mat .", "they play an important role in our life ."],
+            ["", "they play the important role in our life ."]]  # deleted / unchanged (= source)
+    scorer = BERTScoreScorer(Encoder(str(bert_dir), cache=False))
+    metric = PTErrant(scorer=scorer)
+    stats = metric.statistics(src, hyps, refs)
+
+    def w(n: int, edited: str, ref: str) -> float:
+        return abs(independent_f(bert_dir, edited, ref) - independent_f(bert_dir, src[n], ref))
+
+    an, their = "they play an important role in our life .", "they play the important role in their life ."
+    expected = [
+        [(w(0, refs[0][0], refs[0][0]), 0.0, 0.0), (0.0, 0.0, 0.0)],  # sits: TP | empty ref: all 0
+        [(w(1, an, refs[0][1]), w(1, their, refs[0][1]), 0.0),  # an: TP, their: FP
+         (0.0, w(1, an, src[1]) + w(1, their, src[1]), 0.0)],  # no ref edits: both FP
+    ]
+    assert min(expected[0][0][0], expected[1][0][1], expected[1][1][1]) > 1e-4
+    np.testing.assert_allclose(stats[0], expected, rtol=0, atol=1e-6)
+    assert metric.corpus_scores(stats)[0] == pytest.approx(gec_metrics_corpus_f(expected), abs=1e-6)
+    # the other convention for (empty, empty) is still available, and gives the outlier weight 1
+    other = PTErrant(scorer=BERTScoreScorer(scorer.encoder, empty_pair="identical")).statistics(src, hyps, refs)
+    np.testing.assert_allclose(other[0, 0, 1], [0.0, 0.0, 1.0], atol=1e-12)
+    np.testing.assert_allclose(other[0, 1], stats[0, 1], atol=1e-12)

@@ -15,10 +15,15 @@ Conventions of the ``bert_score`` package (0.3.13), which the published numbers 
   sentences of the run (unseen tokens log(M + 1)), as ``bert_score.utils.get_idf_dict``.
 * Baseline rescaling x' = (x - b) / (1 - b) per component (bert_score's "rescale_with_baseline";
   for bert-base-uncased layer 9: b = P 0.35375935, R 0.3537393, F 0.35219112).
-* **Empty texts** (no token besides the special ones): if both texts are empty, P = R = F = 1
-  (identical); if exactly one is, P = R = F = 0 before rescaling, bert_score's value for an
-  empty candidate or reference (gec-metrics' bundled copy crashes there instead).  A zero
-  total idf weight also gives 0 for that side.
+* **Empty texts** (no token besides the special ones): if exactly one text is empty,
+  P = R = F = 0 before rescaling, bert_score's value for an empty candidate or reference.  If
+  *both* are empty, ``empty_pair`` decides: ``bert_score`` (default) gives 0 as well, what
+  bert_score 0.3.13 returns (its F is 0/0 there, replaced by 0) and hence what gec-metrics'
+  BERTScore and PT-ERRANT compute; ``identical`` gives P = R = F = 1 (two empty texts are
+  identical).  The choice matters for PT weights against an empty reference (an annotator who
+  deleted the whole sentence): the edit deleting everything gets |F("", "") - F(S, "")| = 0
+  under ``bert_score`` but 1 under ``identical``, ~100x a typical edit weight.  A zero total
+  idf weight counts as empty for that side.
 
 Speed: a call embeds each distinct text once (the encoder deduplicates, batches and caches),
 then scores every distinct pair with small float64 matrix products.
@@ -42,6 +47,7 @@ from ..errors import ConfigError
 from .pair import PairScoreMetric
 
 COMPONENTS = ("P", "R", "F")
+EMPTY_PAIR = {"bert_score": 0.0, "identical": 1.0}  # P = R = F of an (empty, empty) pair
 
 
 # --------------------------------------------------------------------------- pure functions
@@ -60,7 +66,7 @@ def idf_weights(id_sequences: Sequence[Sequence[int]]) -> tuple[dict[int, float]
 
 
 def greedy_prf(
-    x: np.ndarray, wx: np.ndarray, y: np.ndarray, wy: np.ndarray
+    x: np.ndarray, wx: np.ndarray, y: np.ndarray, wy: np.ndarray, both_empty: float = 0.0
 ) -> tuple[float, float, float]:
     """Raw BERTScore of one pair from normalised token vectors.
 
@@ -69,13 +75,14 @@ def greedy_prf(
         wx: shape (Tx,), their weights (0 for special tokens).
         y: shape (Ty, D), reference token vectors, L2-normalised.
         wy: shape (Ty,), their weights.
+        both_empty: P = R = F when both sides are empty (0 as bert_score, or 1).
 
     Returns:
         (P, R, F) floats, see the module docstring for the empty-text rules.
     """
     sx, sy = float(wx.sum()), float(wy.sum())
     if sx == 0.0 and sy == 0.0:
-        return 1.0, 1.0, 1.0
+        return both_empty, both_empty, both_empty
     if sx == 0.0 or sy == 0.0:
         return 0.0, 0.0, 0.0
     sim = x @ y.T
@@ -97,7 +104,9 @@ def _single_thread_blas():
         yield
 
 
-def _score_grouped(pairs: Sequence[tuple[int, int]], vecs: list[np.ndarray], weights: list[np.ndarray]) -> np.ndarray:
+def _score_grouped(
+    pairs: Sequence[tuple[int, int]], vecs: list[np.ndarray], weights: list[np.ndarray], both_empty: float = 0.0
+) -> np.ndarray:
     """Raw (P, R, F) of pairs of text indices, shape (B, 3).
 
     Pairs sharing a reference are scored with one matrix product: the candidates' token
@@ -117,7 +126,7 @@ def _score_grouped(pairs: Sequence[tuple[int, int]], vecs: list[np.ndarray], wei
             if len(normal) < len(ks):  # an empty side: the rules of greedy_prf
                 for k in set(ks).difference(normal):
                     a = pairs[k][0]
-                    out[k] = greedy_prf(vecs[a], weights[a], y, wy)
+                    out[k] = greedy_prf(vecs[a], weights[a], y, wy, both_empty)
             if not normal:
                 continue
             xs = [vecs[pairs[k][0]] for k in normal]
@@ -172,12 +181,15 @@ class BERTScoreScorer:
             footnote 1; off in its PT-M2 code).
         baseline: see :func:`load_baseline`; None = raw scores.  PT weights are invariant to
             rescaling (a common factor 1/(1-b) of every weight).
+        empty_pair: score of an (empty, empty) pair: ``bert_score`` (0, as bert_score 0.3.13
+            and gec-metrics) or ``identical`` (1); see the module docstring.
     """
 
     encoder: Encoder
     component: str = "F"
     idf: bool = False
     baseline: Any = None
+    empty_pair: str = "bert_score"
 
     name: ClassVar[str] = "bertscore"
     unit_weights: ClassVar[bool] = False
@@ -185,11 +197,14 @@ class BERTScoreScorer:
     def __post_init__(self):
         if self.component not in COMPONENTS:
             raise ConfigError(f"scorer.component must be one of {COMPONENTS}, got {self.component!r}")
+        if self.empty_pair not in EMPTY_PAIR:
+            raise ConfigError(f"scorer.empty_pair must be one of {tuple(EMPTY_PAIR)}, got {self.empty_pair!r}")
         self._baseline = load_baseline(self.baseline, self.encoder.layer)
 
     def signature(self) -> str:
         b = "none" if self._baseline is None else ",".join(f"{v:.8g}" for v in self._baseline)
-        return f"bertscore({self.component},idf={self.idf},baseline={b},{self.encoder.signature()})"
+        return (f"bertscore({self.component},idf={self.idf},baseline={b},empty_pair={self.empty_pair},"
+                f"{self.encoder.signature()})")
 
     def _weights(self, emb: TokenEmbeddings, idf: tuple[dict[int, float], float] | None) -> np.ndarray:
         w = np.ones(len(emb.ids)) if idf is None else np.array(
@@ -230,7 +245,8 @@ class BERTScoreScorer:
             vecs.append(v / np.where(norms == 0, 1.0, norms))
             weights.append(self._weights(e, idf))
         distinct = _score_grouped(
-            [(tinv[2 * k], tinv[2 * k + 1]) for k in range(len(pairs))], vecs, weights
+            [(tinv[2 * k], tinv[2 * k + 1]) for k in range(len(pairs))], vecs, weights,
+            EMPTY_PAIR[self.empty_pair],
         )
         if self._baseline is not None:
             distinct = (distinct - self._baseline) / (1.0 - self._baseline)

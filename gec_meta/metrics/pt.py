@@ -22,6 +22,14 @@ identity: the scorer's signature enters :meth:`options` and thus the cache key) 
 overridden; matching is M2's / ERRANT's own.  With ``scorer=self`` (unit weights) the
 statistics are exactly M2's / ERRANT's.
 
+gec-metrics 0.1.1 (``PTERRANT`` with ``BertScore``) computes the same corpus-level PT-ERRANT:
+weights per reference, unnormalised, on the deduplicated union of hypothesis and reference
+edits, errant_compare's running-total reference choice.  Configured the same way (e.g.
+``encoder=minilm``: MiniLM layer 6, no idf, no rescaling; ``scorer.empty_pair=bert_score``,
+the default) the system scores agree to ~1e-7 (float32 batching noise).  With
+``scorer.empty_pair=identical`` an empty reference (an annotator deleted the sentence) gives
+its delete-everything edit the weight |F("", "") - F(S, "")| = 1 instead of 0.
+
 Speed: all (S_e, R) and (S, R) pairs of the whole run are collected first, deduplicated and
 scored in one scorer call (each distinct text is embedded once, cached on disk).
 """
