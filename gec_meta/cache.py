@@ -205,10 +205,18 @@ class ArrayStore:
             COUNTERS["arrays_hit"] += 1
         return value
 
+    _pending_bytes: int = 0
+    #: Pending bytes that trigger a flush from :meth:`put` (so a cold run over a large
+    #: dataset never holds more than this much of fresh arrays in memory).
+    flush_bytes: int = 256 * 2**20
+
     def put(self, key: str, value: np.ndarray) -> None:
         arr = np.ascontiguousarray(value, dtype=self.dtype)
         arr.setflags(write=False)
         self._pending[key] = arr
+        self._pending_bytes += arr.nbytes
+        if self.folder is not None and self._pending_bytes >= self.flush_bytes:
+            self.flush()
 
     def flush(self) -> None:
         """Write pending arrays as one new shard (``.npy`` first, then its index: a shard
@@ -236,6 +244,33 @@ class ArrayStore:
         for key, (off, shape) in entries.items():
             self._index[key] = (shard, off, tuple(shape))
         self._pending.clear()
+        self._pending_bytes = 0
+
+    def import_key_value_store(self, namespace: str) -> int:
+        """Move the arrays of a :class:`KeyValueStore` namespace (the format encoder states
+        had before this store existed) into this store, one shard at a time, then delete the
+        old folder.  Returns the number of arrays moved (0 if there was nothing to move)."""
+        if self.folder is None:
+            return 0
+        # Shard by shard (a KeyValueStore would read them all into memory at once).
+        folder = self.folder.parent.parent / "kv" / text_hash(namespace)[:24]
+        if not folder.is_dir():
+            return 0
+        moved = 0
+        for shard in sorted(folder.glob("*.pkl")):
+            try:
+                entries = pickle.loads(shard.read_bytes())
+            except Exception:
+                continue
+            for key, value in entries.items():
+                if key not in self:
+                    self.put(key, value)
+                    moved += 1
+            self.flush()
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+        return moved
 
 
 def _array_path(key: str, root: Path) -> Path:

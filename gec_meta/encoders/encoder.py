@@ -13,8 +13,8 @@ Speed (after bert_score's ``utils.py``): every call tokenises its texts, dedupli
 *token-id sequence* (texts that tokenise identically, e.g. differing only in case under an
 uncased model, get bitwise identical embeddings, so score differences between them are exactly
 zero), sorts them by length, runs batches of ``batch_size``, restores the order and caches
-each sequence's hidden states on disk (:class:`gec_meta.cache.KeyValueStore`, namespace =
-:meth:`Encoder.signature`).
+each sequence's hidden states on disk (:class:`gec_meta.cache.ArrayStore`, memory-mapped
+shards; namespace = :meth:`Encoder.signature`).
 
 Cache precision: arrays are stored as **float32**, the dtype the CPU forward pass produces,
 so a cached run returns exactly what an uncached run computes (cache hit == miss bitwise) and
@@ -34,7 +34,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..cache import KeyValueStore, text_hash
+from ..cache import ArrayStore, text_hash
 from ..errors import ConfigError
 from .batching import length_batches, unique
 from .loading import ModelSource, load_pretrained, resolve_model
@@ -125,7 +125,7 @@ class Encoder:
         self._tokenizer = None
         self._model = None
         self._config = None
-        self._store: KeyValueStore | None = None
+        self._store: ArrayStore | None = None
         self.stats = {"requested": 0, "distinct": 0, "computed": 0}
 
     # ----------------------------------------------------------------- loading
@@ -206,12 +206,14 @@ class Encoder:
         )
 
     @property
-    def store(self) -> KeyValueStore:
+    def store(self) -> ArrayStore:
+        """Token states on disk, memory-mapped (:class:`gec_meta.cache.ArrayStore`): a dataset's
+        states are read page by page, never all held in RAM."""
         if self._store is None:
-            if self.use_cache:
-                self._store = KeyValueStore("token-states|" + self.signature())
-            else:
-                self._store = KeyValueStore("token-states|" + self.signature(), use_default_root=False)
+            namespace = "token-states|" + self.signature()
+            self._store = ArrayStore(namespace, STORE_DTYPE, use_default_root=self.use_cache)
+            if self.use_cache and len(self._store) == 0:
+                self._store.import_key_value_store(namespace)  # caches written before ArrayStore
         return self._store
 
     # ----------------------------------------------------------------- tokenisation

@@ -13,6 +13,7 @@ three ways to provide it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata as md
 import importlib.util
@@ -91,10 +92,36 @@ def resolve_model(name: str) -> ModelSource:
 
 
 def _offline() -> bool:
-    return os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on")
+    """True when the Hub must not be contacted: ``HF_HUB_OFFLINE`` set, or the Hub is not
+    reachable (probed once per process, see :func:`hub_reachable`)."""
+    if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on"):
+        return True
+    return not hub_reachable()
 
 
-def load_pretrained(cls, source: ModelSource, revision: str | None = None, what: str = "model", **kwargs):
+@functools.lru_cache(maxsize=1)
+def hub_reachable(timeout: float = 3.0) -> bool:
+    """Whether a TCP connection to the Hub (``HF_ENDPOINT`` or huggingface.co) opens within
+    ``timeout`` seconds.  Without this probe every ``from_pretrained`` of a model missing from
+    the local cache waits through transformers' own retries (about a minute per model on a
+    machine without network); with it, such machines go straight to the local cache."""
+    import logging
+    import socket
+    from urllib.parse import urlparse
+
+    url = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co"))
+    port = url.port or (443 if url.scheme == "https" else 80)
+    try:
+        with socket.create_connection((url.hostname, port), timeout=timeout):
+            return True
+    except OSError as exc:
+        logging.getLogger("gec_meta").warning(
+            "Hugging Face Hub %s unreachable (%s): models load from the local cache only", url.hostname, exc)
+        return False
+
+
+def load_pretrained(cls, source: ModelSource, revision: str | None = None, what: str = "model",
+                    config_key: str = "encoder.model", **kwargs):
     """``cls.from_pretrained`` with a clear error.
 
     Args:
@@ -102,6 +129,7 @@ def load_pretrained(cls, source: ModelSource, revision: str | None = None, what:
         source: from :func:`resolve_model`.
         revision: hub revision (ignored for local folders).
         what: ``model`` or ``tokenizer`` (for the message).
+        config_key: the config key that names the model (for the message).
     """
     local_only = source.local or _offline()
     try:
@@ -113,10 +141,10 @@ def load_pretrained(cls, source: ModelSource, revision: str | None = None, what:
         )
     except Exception as exc:  # transformers raises OSError, ValueError, HF errors ...
         raise ModelLoadError(
-            f"cannot load the {what} of encoder.model={source.name!r} ({type(exc).__name__}: "
+            f"cannot load the {what} of {config_key}={source.name!r} ({type(exc).__name__}: "
             f"{str(exc).splitlines()[0] if str(exc) else ''}). Provide it as (1) a Hugging Face "
             f"Hub id already in the local Hub cache (HF_HOME={os.environ.get('HF_HOME', '~/.cache/huggingface')}; "
             f"download it on a machine with network, e.g. `huggingface-cli download {source.name}`), "
-            f"(2) a local folder with config.json, weights and tokenizer files (encoder.model=/path/to/model), "
+            f"(2) a local folder with config.json, weights and tokenizer files ({config_key}=/path/to/model), "
             f"or (3) pkg://<package>/<folder> for a model shipped in a Python package."
         ) from exc

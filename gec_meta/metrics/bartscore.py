@@ -76,8 +76,10 @@ class BARTScoreScorer:
             threads = self.threads or (int(os.environ["GEC_META_THREADS"]) if os.environ.get("GEC_META_THREADS") else None)
             if threads:
                 torch.set_num_threads(threads)
-            self._tokenizer = load_pretrained(AutoTokenizer, self.source, self.revision, what="tokenizer")
-            model = load_pretrained(AutoModelForSeq2SeqLM, self.source, self.revision, what="model")
+            self._tokenizer = load_pretrained(AutoTokenizer, self.source, self.revision, what="tokenizer",
+                                              config_key="scorer.model")
+            model = load_pretrained(AutoModelForSeq2SeqLM, self.source, self.revision, what="model",
+                                    config_key="scorer.model")
             self._model = model.eval().to(self.device)
         return self._model, self._tokenizer
 

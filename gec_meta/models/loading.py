@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..encoders.loading import PKG_PREFIX, ModelLoadError, package_path, resolve_model
+from ..encoders.loading import PKG_PREFIX, ModelLoadError, _offline, package_path, resolve_model
 
 
 @dataclass(frozen=True)
@@ -68,11 +68,11 @@ def resolve(name: str, config_key: str) -> ModelRef:
 def load(cls, ref: ModelRef, config_key: str, what: str = "model", **kwargs):
     """``cls.from_pretrained`` for a resolved model, raising :class:`ModelLoadError` that names
     ``config_key`` and the ways to provide the model."""
-    offline = os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on")
+    offline = ref.local or _offline()  # HF_HUB_OFFLINE, or the Hub is unreachable
     if ref.gguf_file:
         kwargs["gguf_file"] = ref.gguf_file
     try:
-        return cls.from_pretrained(ref.path, local_files_only=ref.local or offline, **kwargs)
+        return cls.from_pretrained(ref.path, local_files_only=offline, **kwargs)
     except Exception as exc:  # transformers raises OSError, ValueError, ImportError, HF errors
         first = str(exc).splitlines()[0] if str(exc) else ""
         raise ModelLoadError(
