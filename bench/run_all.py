@@ -30,9 +30,18 @@ JOBS = [
 ]
 
 
-def same(a: dict, b: dict) -> bool:
+# Neural jobs run float32 encoders: different batch padding (and transformers 4 in the peer's
+# venv vs 5 here) moves scores by ~1e-7, so their correlations are compared to 1e-6.
+NEURAL = ("pt_errant",)
+
+
+def tolerance(task: str) -> float:
+    return 1e-6 if task.split(":")[0] in NEURAL else 1e-9
+
+
+def same(a: dict, b: dict, tol: float = 1e-9) -> bool:
     try:
-        return all(math.isclose(a[h][k], b[h][k], abs_tol=1e-9) for h in a for k in ("pearson", "spearman"))
+        return all(math.isclose(a[h][k], b[h][k], abs_tol=tol) for h in a for k in ("pearson", "spearman"))
     except KeyError:
         return False
 
@@ -57,7 +66,7 @@ def run_job(task: str, peer_task: str | None) -> dict:
             row["peer_error"] = str(exc).strip().splitlines()[-1][:200]
         else:
             row.update(peer_s=peer["wall_s"], peer_rss=peer["peak_rss_mib"],
-                       identical=same(cold["system"], peer["system"]), peer_system=peer["system"])
+                       identical=same(cold["system"], peer["system"], tolerance(task)), peer_system=peer["system"])
     print(json.dumps({k: v for k, v in row.items() if not k.endswith("system")}), file=sys.stderr)
     return row
 
@@ -70,7 +79,8 @@ def render(rows: list[dict]) -> str:
         "Each number is the wall time of a fresh process (imports and model loading included),",
         "default aggregation, meta-evaluation against all human scores of the dataset. Cold: empty",
         "gec-meta cache; warm: the same command again. gec-metrics has no disk cache, so its run is",
-        "always cold. Identical: every Pearson/Spearman equal to 1e-9.",
+        "always cold. Identical: every Pearson/Spearman equal to 1e-9 (1e-6 for the float32 neural",
+        "jobs: batch padding moves their scores by ~1e-7).",
         "",
         "| job | ours cold (s) | ours warm (s) | gec-metrics (s) | cold speed-up | warm speed-up | identical | peak RSS ours / peer (MiB) |",
         "|---|---|---|---|---|---|---|---|",
