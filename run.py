@@ -23,6 +23,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from gec_meta.cache import text_hash
 from gec_meta.evaluate import evaluate
+from gec_meta.metrics.llm import DryRunFinished
 from gec_meta.report import atomic_write_text, single_run_markdown
 
 log = logging.getLogger("gec_meta")
@@ -63,16 +64,20 @@ def main(cfg: DictConfig) -> dict:
         # _partial_: passing the Dataset object through instantiate would turn it into a config.
         references = instantiate(cfg.refset, _partial_=True)(dataset=dataset, root=data_dir)
     aggregation = instantiate(cfg.aggregation)
-    result = evaluate(
-        dataset, metric, aggregation, references,
-        window=cfg.meta_eval.window,
-        top_ks=cfg.meta_eval.top_ks,
-        sentence_variant=cfg.meta_eval.sentence_variant,
-        sentence_level=cfg.meta_eval.sentence_level,
-        use_cache=cfg.cache,
-        bootstrap_samples=cfg.meta_eval.get("bootstrap_samples", 0),
-        bootstrap_seed=cfg.meta_eval.get("bootstrap_seed", 0),
-    )
+    try:
+        result = evaluate(
+            dataset, metric, aggregation, references,
+            window=cfg.meta_eval.window,
+            top_ks=cfg.meta_eval.top_ks,
+            sentence_variant=cfg.meta_eval.sentence_variant,
+            sentence_level=cfg.meta_eval.sentence_level,
+            use_cache=cfg.cache,
+            bootstrap_samples=cfg.meta_eval.get("bootstrap_samples", 0),
+            bootstrap_seed=cfg.meta_eval.get("bootstrap_seed", 0),
+        )
+    except DryRunFinished as done_dry:  # metric.dry_run=true (LLM evaluators): plan printed, no result
+        log.info("%s", done_dry)
+        return {}
     result["config_id"] = config_id
     # Timings vary from run to run: they go to their own file so that results.json of two
     # runs of the same config are byte-identical.

@@ -52,10 +52,18 @@ class Default(Aggregation):
 
 @dataclass(frozen=True)
 class Average(Aggregation):
+    """Mean of the sentence scores; NaN sentence scores (no score, e.g. an LLM evaluator's
+    missing answer) are left out of the mean, and a system without any score gets NaN."""
+
     name: ClassVar[str] = "average"
 
     def __call__(self, metric, stats):
-        return np.asarray(metric.sentence_scores(stats), dtype=np.float64).mean(axis=1)
+        scores = np.asarray(metric.sentence_scores(stats), dtype=np.float64)
+        if not np.isnan(scores).any():
+            return scores.mean(axis=1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN row: NaN, reported downstream
+            return np.nanmean(scores, axis=1)
 
 
 def pairwise_outcomes(scores: np.ndarray) -> np.ndarray:
@@ -70,7 +78,7 @@ def pairwise_outcomes(scores: np.ndarray) -> np.ndarray:
     """
     x = np.asarray(scores, dtype=np.float64).T  # (N, S)
     a, b = x[:, :, None], x[:, None, :]
-    out = np.sign(a - b).astype(np.int8)
+    out = np.sign(np.nan_to_num(a - b)).astype(np.int8)  # NaN -> 0 here, -2 below (no cast warning)
     out[np.isnan(a) | np.isnan(b)] = -2
     return out
 

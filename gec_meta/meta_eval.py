@@ -149,13 +149,17 @@ def sentence_agreement(
 
     accuracy = concordant / pairs, kendall = (concordant - discordant) / pairs.
 
+    A pair in which either metric score is NaN (no score, e.g. an LLM evaluator's missing
+    answer) is skipped: it counts in neither numerator nor denominator, and the number of such
+    human-ranked pairs is returned as ``skipped_missing`` (only when there are any).
+
     Args:
         sentence_scores: shape (S, N).
         items: ranking items whose ``line`` indexes the N sentences.
         systems: shape (S,), the systems the scores belong to (others in the items are ignored).
 
     Returns:
-        ``{"accuracy": a, "kendall": t, "pairs": n}``.
+        ``{"accuracy": a, "kendall": t, "pairs": n}`` (+ ``"skipped_missing": k`` if k > 0).
     """
     if variant not in ("seeda", "wmt", "displayed"):
         raise ValueError(f"sentence-level variant must be 'seeda', 'wmt' or 'displayed', got {variant!r}")
@@ -167,9 +171,12 @@ def sentence_agreement(
     S = len(systems)
     iu, ju = np.triu_indices(S, k=1)
     hi, hj = ranks[:, iu], ranks[:, ju]
-    valid = ~np.isnan(hi) & ~np.isnan(hj) & (hi != hj)
-    human_i_better = hi < hj
     mi, mj = m[:, iu], m[:, ju]
+    ranked = ~np.isnan(hi) & ~np.isnan(hj) & (hi != hj)
+    scored = ~np.isnan(mi) & ~np.isnan(mj)
+    valid = ranked & scored
+    skipped = int((ranked & ~scored).sum())
+    human_i_better = hi < hj
     if variant == "seeda":
         metric_i_better = mi > mj
         concordant = valid & (metric_i_better == human_i_better)
@@ -177,16 +184,17 @@ def sentence_agreement(
         concordant = valid & (mi != mj) & ((mi > mj) == human_i_better)
     n = int(valid.sum())
     c = int(concordant.sum())
+    extra = {"skipped_missing": skipped} if skipped else {}
     if n == 0:
         warnings.warn("no human-ranked system pairs: sentence-level agreement is NaN",
                       UndefinedCorrelationWarning, stacklevel=2)
-        return {"accuracy": float("nan"), "kendall": float("nan"), "pairs": 0}
-    return {"accuracy": c / n, "kendall": (2 * c - n) / n, "pairs": n}
+        return {"accuracy": float("nan"), "kendall": float("nan"), "pairs": 0, **extra}
+    return {"accuracy": c / n, "kendall": (2 * c - n) / n, "pairs": n, **extra}
 
 
 def _displayed_agreement(scores: np.ndarray, items: Sequence[RankingItem], systems: Sequence[str]) -> dict:
     index = {s: i for i, s in enumerate(systems)}
-    c = d = n = 0
+    c = d = n = skipped = 0
     for item in items:
         groups = []
         for group, rank in item.displayed:
@@ -196,17 +204,21 @@ def _displayed_agreement(scores: np.ndarray, items: Sequence[RankingItem], syste
         for (mi, ri), (mj, rj) in itertools.combinations(groups, 2):
             if ri == rj:
                 continue
+            if np.isnan(mi) or np.isnan(mj):
+                skipped += 1
+                continue
             n += 1
             if mi != mj:
                 if (mi > mj) == (ri < rj):
                     c += 1
                 else:
                     d += 1
+    extra = {"skipped_missing": skipped} if skipped else {}
     if n == 0:
         warnings.warn("no human-ranked output pairs: sentence-level agreement is NaN",
                       UndefinedCorrelationWarning, stacklevel=3)
-        return {"accuracy": float("nan"), "kendall": float("nan"), "pairs": 0}
-    return {"accuracy": c / n, "kendall": (c - d) / n, "pairs": n}
+        return {"accuracy": float("nan"), "kendall": float("nan"), "pairs": 0, **extra}
+    return {"accuracy": c / n, "kendall": (c - d) / n, "pairs": n, **extra}
 
 
 def human_expected_wins(items: Sequence[RankingItem], systems: Sequence[str]) -> np.ndarray:

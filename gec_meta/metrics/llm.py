@@ -1,0 +1,510 @@
+"""LLM evaluators LLM-S and LLM-E (Kobayashi et al. 2024a, "Large Language Models Are
+State-of-the-Art Evaluator for Grammatical Error Correction", §2.1, Appendices A–C).
+
+An LLM reads a prompt with the source sentence in its essay context and up to five corrections
+("targets") and answers a 1–5 score for each target as JSON.  LLM-S shows the targets as
+sentences, LLM-E shows each with its edits marked (``[orig→corr]``, edits from ERRANT through
+:class:`gec_meta.metrics.errant.ErrantExtractor` and its cache).  Criterion variants append
+one sentence to the prompt (LLM-E: ``difficulty``, ``impact``; LLM-S: ``grammaticality``,
+``fluency``, ``meaning``); see ``conf/llm/prompts/README.md``.
+
+**Targets per prompt.** Per source sentence, the distinct outputs of the evaluated systems are
+scored, each once (systems with identical output share its score).  The paper shows at most five
+targets per prompt ("N takes values from 1 to 5", App. A) and does not say how a sentence's
+outputs (up to 15 distinct ones in SEEDA) were split into prompts.  We shuffle the distinct
+outputs with a seeded generator (``partition_seed`` and the source text, so the split of one
+sentence does not depend on the other sentences or the system order), then cut them into
+ceil(m / 5) prompts of near-equal size (6 outputs → 3 + 3), so every distinct output gets a
+score.  Scores of one sentence that come from different prompts are then compared as if they
+came from one prompt — the price of scoring every output (the paper's pairwise LLM judgments,
+App. B, may only have compared targets of one prompt).
+
+**From scores to the harness.** Every (system, sentence) gets its output's score; the
+aggregations then work as for any sentence metric: TrueSkill over the sentence-level pairwise
+comparisons (the paper's LLM system scores, App. B: ``aggregation=trueskill``), the average,
+Expected Wins, and sentence-level meta-evaluation (the paper's 5,347 pairs:
+``meta_eval.sentence_variant=displayed``).  The ``default`` aggregation is the mean score.
+
+**Missing answers.** An answer is parsed strictly (:mod:`gec_meta.llm.parsing`).  A malformed
+answer is retried up to ``max_retries`` times; greedy decoding would repeat itself, so a retry
+samples at ``retry_temperature`` with seed ``llm.seed + attempt``.  After the last try the
+targets without a valid score are *missing*: statistic ``missing`` = 1, sentence score NaN.
+Missing scores are never imputed: TrueSkill, Expected Wins and the sentence-level
+meta-evaluation skip the pairs they are in, the average ignores them.  The counts are in
+:attr:`LLMEvaluator.run_log` (and :func:`missing_count` reads them from the statistics).
+
+**Small local models.** ``llm.structured=true`` constrains the answer to the JSON schema
+(:mod:`gec_meta.llm.backends`); SmolLM2-135M needs it (asked freely it wrote no valid answer in
+30 tries).  ``scoring: expected`` (not the paper's protocol) replaces each integer by
+sum_v v * P(v) over the model's probabilities of 1–5 at that point (G-Eval's
+probability-weighted score, Liu et al. 2023a), for models that give every target the same
+integer; it reuses the same cached answers.
+
+**Cost.** Every prompt/answer is cached by :mod:`gec_meta.llm.backends` (key: backend, model,
+prompt hash, decoding), and the statistics are cached per system set like any metric's, so a
+rerun makes no model call and an interrupted run resumes where it stopped.  ``dry_run: true``
+prints the prompts and the number of model calls a run would make with an estimated token
+count, and stops (:class:`DryRunFinished`).
+
+Statistics: shape (S, N, 1, 2), last axis (score, missing); score is 0 where missing is 1.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import uuid
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar, Sequence
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from ..cache import text_hash
+from ..errors import ConfigError, GecMetaError, MissingDataError
+from ..llm.parsing import SCORE_MIN, answer_schema, parse_answer
+from ..llm.prompts import Context, PromptTemplate, corpus_context, mark_edits
+from .base import Metric
+
+#: At most five targets per prompt (Kobayashi et al. 2024a, App. A: "N takes values from 1 to 5").
+MAX_TARGETS = 5
+
+#: ``context: conll14``: the CoNLL-2014 test source, whose lines SEEDA's sentences come from.
+CONLL14_SOURCE = "conll14/conll14st-test.tok.src"
+
+
+class MissingAnswersWarning(UserWarning):
+    """Some targets got no valid score after the retries (their sentence scores are NaN)."""
+
+
+class DryRunFinished(GecMetaError):
+    """Raised by a dry run after printing its plan (no statistics, nothing cached)."""
+
+
+@dataclass(frozen=True)
+class PromptJob:
+    """One prompt of a run.
+
+    Attributes:
+        sentence: index of the source sentence.
+        targets: the distinct system outputs it scores, in prompt order.
+        prompt: the rendered prompt.
+    """
+
+    sentence: int
+    targets: tuple[str, ...]
+    prompt: str
+
+
+@dataclass
+class LLMRunLog:
+    """What the last :meth:`LLMEvaluator.statistics` call did (shared by bound copies).
+
+    Attributes:
+        prompts: prompts answered (cache or model).
+        targets: targets in them.
+        valid_first: prompts whose first answer was valid.
+        valid_after_retry: prompts valid after one or more retries.
+        partial: prompts left with some targets missing after the last try.
+        failed: prompts left with no valid score at all.
+        retries: answers requested beyond the first.
+        missing_targets: targets without a score after the last try.
+        no_context: source sentences whose prompts show no neighbours (not found in the corpus).
+        target_scores: every target's final score (NaN = missing), in prompt order.
+        answer_scores: ``scoring: expected`` only: the integer scores of the answers.
+        examples: up to 10 (prompt index, answer, errors) of answers that failed validation.
+    """
+
+    prompts: int = 0
+    targets: int = 0
+    valid_first: int = 0
+    valid_after_retry: int = 0
+    partial: int = 0
+    failed: int = 0
+    retries: int = 0
+    missing_targets: int = 0
+    no_context: int = 0
+    target_scores: list = field(default_factory=list)
+    answer_scores: list = field(default_factory=list)
+    examples: list = field(default_factory=list)
+
+    def reset(self) -> None:
+        for f in dataclasses.fields(self):
+            setattr(self, f.name, f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default)
+
+
+@dataclass(frozen=True)
+class LLMEvaluator(Metric):
+    """An LLM evaluator of Kobayashi et al. (2024a); see the module docstring.
+
+    Fields:
+        llm: the chat backend (:mod:`gec_meta.llm.backends`; config group ``llm``).
+        criterion: None (the base prompt) or a criterion of this evaluator (:attr:`criteria`).
+        template: prompt template name in ``conf/llm/prompts`` or a path.
+        context: ``conll14`` (previous/following line of the CoNLL-2014 test source under the
+            data root, the paper's and SEEDA's context), a path to another corpus file (one
+            sentence a line), or ``none`` (the context block holds the source only).
+        max_targets: targets per prompt (5, App. A).
+        partition_seed: seed of the order/partition of a sentence's outputs.
+        max_retries: extra answers requested for a malformed answer.
+        retry_temperature: sampling temperature of retries.
+        accept_partial: keep the valid scores of a partial answer after the last try (False:
+            the whole prompt is missing).
+        scoring: ``answer`` (the integer the answer gives, the paper) or ``expected`` (not in
+            the paper: sum_v v * P(v) over the model's probabilities of the values 1-5 where it
+            chose each score — G-Eval's probability-weighted score, Liu et al. 2023a — which
+            breaks the ties of a small model that gives every target the same integer; needs a
+            local backend with ``llm.structured=true``; the same model calls as ``answer``).
+        dry_run: print the plan (prompts, model calls, tokens) and stop.
+        dry_run_show: how many prompts a dry run prints in full (None = all).
+        system_set: hash of the systems' outputs, set by :meth:`bind` (the partition depends on
+            every system's output).
+    """
+
+    llm: object = None
+    criterion: str | None = None
+    template: str = "llm_s"
+    context: str | None = "conll14"
+    max_targets: int = MAX_TARGETS
+    partition_seed: int = 0
+    max_retries: int = 2
+    retry_temperature: float = 0.7
+    accept_partial: bool = True
+    scoring: str = "answer"
+    dry_run: bool = False
+    dry_run_show: int | None = None
+    system_set: str = ""
+    run_log: LLMRunLog = field(default_factory=LLMRunLog, repr=False, compare=False)
+    _nonce: str = field(default_factory=lambda: uuid.uuid4().hex, repr=False, compare=False)
+
+    name: ClassVar[str] = "llm"
+    version: ClassVar[str] = "1"
+    needs_references: ClassVar[bool] = False
+    stat_names: ClassVar[tuple[str, ...]] = ("score", "missing")
+    criteria: ClassVar[tuple[str, ...]] = ()
+
+    def __post_init__(self):
+        if self.llm is None:
+            raise ConfigError(f"metric.llm is not set: choose a backend with llm=<name> (conf/llm), "
+                              f"e.g. python run.py metric={self.name} llm=smollm2")
+        if not 1 <= self.max_targets:
+            raise ConfigError(f"metric.max_targets must be >= 1, got {self.max_targets}")
+        if self.max_retries < 0:
+            raise ConfigError(f"metric.max_retries must be >= 0, got {self.max_retries}")
+        if self.scoring not in ("answer", "expected"):
+            raise ConfigError(f"metric.scoring must be 'answer' (the paper) or 'expected', got {self.scoring!r}")
+        if self.retry_temperature < 0:
+            raise ConfigError(f"metric.retry_temperature must be >= 0, got {self.retry_temperature}")
+        self.prompt_template  # fail early on a bad template or criterion
+
+    # ----------------------------------------------------------------- identity
+    @property
+    def prompt_template(self) -> PromptTemplate:
+        cached = self.__dict__.get("_prompt_template")
+        if cached is None:
+            cached = PromptTemplate(self.template, self.criterion, self.criteria)
+            object.__setattr__(self, "_prompt_template", cached)
+        return cached
+
+    def options(self) -> dict[str, object]:
+        return {
+            "llm": self.llm.signature(), "decoding": self.llm.decoding.describe(),
+            "criterion": self.criterion or "none",
+            "template": f"{Path(self.template).stem}@{self.prompt_template.identity[:8]}",
+            "context": self.context or "none", "max_targets": self.max_targets,
+            "partition_seed": self.partition_seed, "max_retries": self.max_retries,
+            "retry_temperature": self.retry_temperature, "accept_partial": self.accept_partial,
+            **({"scoring": self.scoring} if self.scoring != "answer" else {}),
+        }
+
+    def stats_options(self) -> dict[str, object]:
+        return {
+            **self.options(), "backend": self.llm.identity, "system_prompt": self.llm.system_prompt or "",
+            "max_new_tokens": self.llm.decoding.max_new_tokens, "seed": self.llm.decoding.seed,
+            "context_file": self._context_identity(),
+            "system_set": self.system_set or f"unbound-{self._nonce}",
+            "dry_run": self.dry_run,
+        }
+
+    def bind(self, sources, hypotheses, references, systems=None) -> "LLMEvaluator":
+        """A copy that carries the identity of this system set (the prompts group the outputs
+        of all systems, so statistics are reused only for the same set)."""
+        digest = text_hash(*sources, *(text_hash(*h) for h in sorted(map(tuple, hypotheses))))[:20]
+        return dataclasses.replace(self, system_set=f"{len(hypotheses)}sys-{digest}")
+
+    # ----------------------------------------------------------------- context
+    def _context_path(self) -> Path | None:
+        if not self.context or self.context == "none":
+            return None
+        if self.context == "conll14":
+            from ..data.datasets import default_root
+
+            path = Path(default_root()) / CONLL14_SOURCE
+        else:
+            path = Path(self.context).expanduser()
+        if not path.is_file():
+            raise MissingDataError(f"metric.context={self.context!r}: {path} not found (run `make data`, set "
+                                   f"GEC_META_DATA, or metric.context=none for prompts without context)")
+        return path
+
+    def _context_identity(self) -> str:
+        path = self._context_path()
+        if path is None:
+            return "none"
+        return f"{path.name}@{text_hash(path.read_text(encoding='utf-8'))[:12]}"
+
+    def contexts(self, sources: Sequence[str]) -> list[Context]:
+        """The essay context of every source sentence, shape (N,)."""
+        path = self._context_path()
+        if path is None:
+            return [Context()] * len(sources)
+        from ..data.io import read_lines
+
+        out, missing = corpus_context(sources, read_lines(path))
+        self.run_log.no_context = missing
+        if missing:
+            warnings.warn(f"metric.context={self.context!r}: {missing} of {len(sources)} source sentences are "
+                          f"not lines of {path}; their prompts show the source without neighbours", stacklevel=2)
+        return out
+
+    # ----------------------------------------------------------------- prompts
+    def format_targets(self, source: str, targets: Sequence[str]) -> list[str]:
+        """How the targets appear in the prompt (LLM-S: as they are)."""
+        return list(targets)
+
+    def prepare(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """Batch work before rendering (LLM-E extracts every pair's edits at once)."""
+
+    def partition(self, source: str, outputs: Sequence[str]) -> list[tuple[str, ...]]:
+        """The prompts' target groups of one sentence: the distinct outputs, shuffled with a
+        generator seeded by ``partition_seed`` and the source text, cut into
+        ceil(m / max_targets) groups of near-equal size."""
+        distinct = sorted(set(outputs))
+        if not distinct:
+            return []
+        rng = np.random.default_rng([self.partition_seed, int(text_hash(source)[:15], 16)])
+        order = rng.permutation(len(distinct))
+        groups = np.array_split(order, math.ceil(len(distinct) / self.max_targets))
+        return [tuple(distinct[i] for i in g) for g in groups]
+
+    def plan(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]]) -> list[PromptJob]:
+        """Every prompt of a run, in sentence order.
+
+        Args:
+            sources: shape (N,).
+            hypotheses: shape (S, N).
+        """
+        contexts = self.contexts(sources)
+        groups = [self.partition(src, [h[n] for h in hypotheses]) for n, src in enumerate(sources)]
+        self.prepare([(sources[n], t) for n, gs in enumerate(groups) for g in gs for t in g])
+        template = self.prompt_template
+        return [PromptJob(n, g, template.render(sources[n], contexts[n], self.format_targets(sources[n], g)))
+                for n, gs in enumerate(groups) for g in gs]
+
+    # ----------------------------------------------------------------- answers
+    def _decoding(self, attempt: int):
+        base = self.llm.decoding
+        if attempt == 0:
+            return base
+        return self.llm.with_decoding(temperature=self.retry_temperature, seed=base.seed + attempt)
+
+    def score_prompt(self, job: PromptJob, index: int = 0) -> tuple[float, ...]:
+        """The scores of one prompt's targets (NaN = missing), asking again for malformed answers."""
+        log = self.run_log
+        best, best_reply = None, None
+        schema = answer_schema(len(job.targets))
+        for attempt in range(self.max_retries + 1):
+            if attempt:
+                log.retries += 1
+            reply = self.llm.answer(job.prompt, self._decoding(attempt), schema)
+            parsed = parse_answer(reply.text, len(job.targets))
+            if not parsed.valid and len(log.examples) < 10:
+                log.examples.append((index, reply.text, parsed.errors))
+            if best is None or parsed.num_scored > best.num_scored:
+                best, best_reply = parsed, reply
+            if parsed.valid:
+                break
+        log.prompts += 1
+        log.targets += len(job.targets)
+        if best.valid:
+            if attempt == 0:
+                log.valid_first += 1
+            else:
+                log.valid_after_retry += 1
+            scores = best.scores
+        elif best.num_scored and self.accept_partial:
+            log.partial += 1
+            scores = best.scores
+        else:
+            log.failed += 1
+            scores = (None,) * len(job.targets)
+        if self.scoring == "expected":
+            log.answer_scores.extend(float("nan") if x is None else float(x) for x in scores)
+            scores = self._expected(best_reply, scores)
+        out = tuple(float("nan") if x is None else float(x) for x in scores)
+        log.missing_targets += sum(math.isnan(x) for x in out)
+        log.target_scores.extend(out)
+        return out
+
+    def _expected(self, reply, scores: Sequence[int | None]) -> list[float | None]:
+        """``scoring: expected``: each scored target's score becomes sum_v v * P(v) under the
+        model's probabilities of the allowed values where it chose the score (local structured
+        output); a missing score stays missing."""
+        if reply.probabilities is None:
+            raise ConfigError("metric.scoring=expected needs the model's value probabilities: a local "
+                              "transformers backend with llm.structured=true")
+        out = []
+        for i, score in enumerate(scores, 1):
+            probs = reply.probabilities.get(f"target{i}_score")
+            out.append(None if score is None or probs is None else
+                       sum((SCORE_MIN + k) * p for k, p in enumerate(probs)))
+        return out
+
+    def statistics(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]], references=()) -> np.ndarray:
+        """Scores of every (system, sentence).
+
+        Args:
+            sources: shape (N,).
+            hypotheses: shape (S, N).
+            references: ignored.
+
+        Returns:
+            shape (S, N, 1, 2): (score, missing).
+
+        Raises:
+            DryRunFinished: with ``dry_run: true``, after printing the plan.
+        """
+        self.run_log.reset()
+        jobs = self.plan(sources, hypotheses)
+        if self.dry_run:
+            print(self.describe_plan(jobs, show=self.dry_run_show))
+            raise DryRunFinished(f"dry run of {self.name}: {len(jobs)} prompts; nothing was scored")
+        scores: dict[tuple[int, str], float] = {}
+        bar = tqdm(jobs, desc=f"{self.name} prompts", unit="prompt", disable=None if len(jobs) >= 20 else True,
+                   leave=False)
+        try:
+            for k, job in enumerate(bar):
+                for target, value in zip(job.targets, self.score_prompt(job, k)):
+                    scores[(job.sentence, target)] = value
+        finally:
+            self.llm.flush()  # a killed run keeps its answers: the rerun resumes
+            bar.close()
+        log = self.run_log
+        if log.missing_targets:
+            warnings.warn(f"{self.name}: {log.missing_targets} of {log.targets} targets have no valid score after "
+                          f"{self.max_retries} retries ({log.failed} prompts without any, {log.partial} partial); "
+                          f"they are NaN and skipped by the aggregations", MissingAnswersWarning, stacklevel=2)
+        N, S = len(sources), len(hypotheses)
+        out = np.zeros((S, N, 1, 2), dtype=np.float64)
+        for s in range(S):
+            for n in range(N):
+                value = scores[(n, hypotheses[s][n])]
+                if math.isnan(value):
+                    out[s, n, 0, 1] = 1.0
+                else:
+                    out[s, n, 0, 0] = value
+        return out
+
+    def describe_plan(self, jobs: Sequence[PromptJob], show: int | None = None) -> str:
+        """The dry-run report: the prompts (the first ``show``; None = all), the model calls a
+        run would make (answers not cached yet) and their estimated token count."""
+        backend = self.llm
+        todo = [j for j in jobs if not backend.is_cached(j.prompt, None, answer_schema(len(j.targets)))]
+        todo_ids = {id(j) for j in todo}
+        lines = []
+        for k, job in enumerate(jobs if show is None else jobs[:show]):
+            cached = "to call" if id(job) in todo_ids else "cached"
+            lines.append(f"----- prompt {k + 1}/{len(jobs)} (sentence {job.sentence}, "
+                         f"{len(job.targets)} targets, {cached}) -----")
+            lines.append(job.prompt)
+        tokens, exact = 0, True
+        for job in todo:
+            n, ok = backend.count_tokens(backend.messages(job.prompt))
+            tokens += n
+            exact &= ok
+        max_new = backend.decoding.max_new_tokens
+        if getattr(backend, "structured", False):
+            answer_tokens = (f"about {8 * sum(len(j.targets) for j in todo)} (structured output: the JSON is "
+                             f"written for the model, ~8 tokens a target, of which it chooses one)")
+        else:
+            answer_tokens = f"at most {len(todo) * max_new} ({max_new} per call)"
+        lines.append(
+            f"===== dry run: {self.signature()}\n"
+            f"{len(jobs)} prompts ({sum(len(j.targets) for j in jobs)} targets) for {len({j.sentence for j in jobs})} "
+            f"sentences; {len(jobs) - len(todo)} answered in the cache; {len(todo)} model calls to make "
+            f"(up to {len(todo) * (self.max_retries + 1)} with {self.max_retries} retries each)\n"
+            f"prompt tokens of those calls: {tokens} ({'exact, model tokenizer' if exact else 'estimate: ~4 characters a token'}); "
+            f"answer tokens: {answer_tokens}")
+        return "\n".join(lines)
+
+    # ----------------------------------------------------------------- stage 2
+    def score_from_stats(self, stats: np.ndarray) -> np.ndarray:
+        """The score, NaN where the answer is missing."""
+        return np.where(stats[..., 1] > 0, np.nan, stats[..., 0])
+
+    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
+        """Mean of the scores that are there, shape (S,)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a system without any score: NaN
+            return np.nanmean(self.sentence_scores(stats), axis=1)
+
+
+@dataclass(frozen=True)
+class LLMSentence(LLMEvaluator):
+    """LLM-S: sentence-based evaluation (targets shown as sentences)."""
+
+    template: str = "llm_s"
+
+    name: ClassVar[str] = "llm_s"
+    criteria: ClassVar[tuple[str, ...]] = ("grammaticality", "fluency", "meaning")
+
+
+@dataclass(frozen=True)
+class LLMEdit(LLMEvaluator):
+    """LLM-E: edit-based evaluation (targets shown with their ERRANT edits marked)."""
+
+    template: str = "llm_e"
+
+    name: ClassVar[str] = "llm_e"
+    criteria: ClassVar[tuple[str, ...]] = ("difficulty", "impact")
+
+    def prepare(self, pairs: Sequence[tuple[str, str]]) -> None:
+        from .errant import _EXTRACTOR
+
+        edits = _EXTRACTOR.extract(list(pairs))
+        object.__setattr__(self, "_edits", dict(zip(pairs, edits)))
+
+    def format_targets(self, source: str, targets: Sequence[str]) -> list[str]:
+        edits = self.__dict__.get("_edits") or {}
+        missing = [(source, t) for t in targets if (source, t) not in edits]
+        if missing:
+            self.prepare(missing)
+            edits = {**edits, **self.__dict__["_edits"]}
+            object.__setattr__(self, "_edits", edits)
+        return [mark_edits(source, edits[(source, t)]) for t in targets]
+
+
+def missing_count(stats: np.ndarray) -> int:
+    """(system, sentence) cells without a score in LLM statistics of shape (S, N, 1, 2)."""
+    return int(np.asarray(stats)[..., 1].sum())
+
+
+def target_scores(stats: np.ndarray, hypotheses: Sequence[Sequence[str]]) -> np.ndarray:
+    """The score of every distinct (sentence, output) pair — what the LLM was asked — from LLM
+    statistics (for score distributions, App. C, Figure 4).
+
+    Args:
+        stats: shape (S, N, 1, 2).
+        hypotheses: shape (S, N).
+
+    Returns:
+        shape (number of distinct pairs,), NaN where missing.
+    """
+    seen: dict[tuple[int, str], float] = {}
+    for s, hyp in enumerate(hypotheses):
+        for n, h in enumerate(hyp):
+            if (n, h) not in seen:
+                seen[(n, h)] = np.nan if stats[s, n, 0, 1] > 0 else float(stats[s, n, 0, 0])
+    return np.array(list(seen.values()), dtype=np.float64)
