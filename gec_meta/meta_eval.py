@@ -15,8 +15,8 @@ import warnings
 from typing import Mapping, Sequence
 
 import numpy as np
-from scipy import stats as sps
 
+from .correlation import pearson_r, spearman_rho
 from .data.judgments import RankingItem, rank_matrix
 
 
@@ -41,7 +41,7 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> float:
         warnings.warn("Pearson correlation undefined for constant input (or < 2 systems): NaN",
                       UndefinedCorrelationWarning, stacklevel=2)
         return float("nan")
-    return float(sps.pearsonr(x, y)[0])
+    return pearson_r(x, y)
 
 
 def spearman(x: Sequence[float], y: Sequence[float]) -> float:
@@ -51,7 +51,7 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float:
         warnings.warn("Spearman correlation undefined for constant input (or < 2 systems): NaN",
                       UndefinedCorrelationWarning, stacklevel=2)
         return float("nan")
-    return float(sps.spearmanr(x, y)[0])
+    return spearman_rho(x, y)
 
 
 def system_correlations(

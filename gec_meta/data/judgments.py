@@ -53,6 +53,13 @@ def read_judgments(path: str | Path, index_base: int) -> tuple[RankingItem, ...]
     path = Path(path)
     if not path.is_file():
         raise MissingDataError(f"{path}: no such file (run `make data` or set GEC_META_DATA)")
+    from ..cache import cached_parse, source_tag
+
+    return cached_parse(source_tag(__file__, "judgments", str(index_base)), path.read_bytes(),
+                        lambda: _parse_judgments(path, index_base))
+
+
+def _parse_judgments(path: Path, index_base: int) -> tuple[RankingItem, ...]:
     try:
         root = ET.parse(path).getroot()
     except ET.ParseError as exc:

@@ -156,14 +156,16 @@ def read_m2(path: str | Path, expected: int | None = None) -> tuple[M2Sentence, 
     path = Path(path)
     if not path.is_file():
         raise MissingDataError(f"{path}: no such file (run `make data` or set GEC_META_DATA)")
+    raw = path.read_bytes()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raw = path.read_bytes()
         raise DataError(
             f"not valid UTF-8 ({exc.reason})", path, raw[: exc.start].count(b"\n") + 1
         ) from None
-    sentences = parse_m2(text, path)
+    from ..cache import cached_parse, source_tag
+
+    sentences = cached_parse(source_tag(__file__, "m2"), raw, lambda: parse_m2(text, path))
     if expected is not None and len(sentences) != expected:
         raise DataError(f"has {len(sentences)} sentences, expected {expected}", path)
     return sentences
