@@ -9,7 +9,7 @@ does not name the reference set, so it is drawn for both +Fluency sets of Table 
 NE-Fluency); Figure 6 uses NE-Fluency, as §5.2 states.  Figure 6's agreement is SEEDA's
 sentence-level pairwise accuracy (``meta_eval.sentence_variant=seeda``: a metric tie counts as
 the second system, in alphabetical order, winning) restricted to one pair of systems
-(:func:`gec_meta.plots.pairwise_agreement`); ERRANT is shown as absolute agreement, PT-ERRANT
+(:func:`gec_meta.meta_eval.pairwise_agreement`); ERRANT is shown as absolute agreement, PT-ERRANT
 and UOT-ERRANT as the difference from ERRANT, as in the paper.
 
 UOT-ERRANT and PT-ERRANT use MiniLM (all-MiniLM-L6-v2), the only encoder loadable here; the
@@ -18,7 +18,6 @@ paper used ELECTRA-base and bert-base-uncased, so their points and cells are not
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -27,14 +26,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")  # no Hub here: fail fast instead of retrying
 
 from gec_meta.data.datasets import default_root, load_dataset
 from gec_meta.data.refsets import load_refset
 from gec_meta.evaluate import compute_statistics
+from gec_meta.meta_eval import pairwise_agreement
 from gec_meta.plots import (
     agreement_rate,
-    pairwise_agreement,
     plot_pair_heatmaps,
     plot_system_scatter,
 )

@@ -33,9 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gec_meta.data.datasets import default_root, load_dataset  # noqa: E402
-import os  # noqa: E402
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")  # no Hub here: fail fast instead of retrying
 
 from gec_meta.reproduce import Row, Section, output_dir, run, try_metric, write_report  # noqa: E402
 

@@ -166,22 +166,8 @@ def sentence_agreement(
     scores = np.asarray(sentence_scores, dtype=np.float64)
     if variant == "displayed":
         return _displayed_agreement(scores, items, systems)
-    ranks = rank_matrix(items, systems)  # (I, S), lower = better
-    m = scores[:, [it.line for it in items]].T  # (I, S)
-    S = len(systems)
-    iu, ju = np.triu_indices(S, k=1)
-    hi, hj = ranks[:, iu], ranks[:, ju]
-    mi, mj = m[:, iu], m[:, ju]
-    ranked = ~np.isnan(hi) & ~np.isnan(hj) & (hi != hj)
-    scored = ~np.isnan(mi) & ~np.isnan(mj)
-    valid = ranked & scored
-    skipped = int((ranked & ~scored).sum())
-    human_i_better = hi < hj
-    if variant == "seeda":
-        metric_i_better = mi > mj
-        concordant = valid & (metric_i_better == human_i_better)
-    else:
-        concordant = valid & (mi != mj) & ((mi > mj) == human_i_better)
+    valid, concordant, skipped_pairs = _system_pair_outcomes(scores, items, systems, variant)
+    skipped = int(skipped_pairs.sum())
     n = int(valid.sum())
     c = int(concordant.sum())
     extra = {"skipped_missing": skipped} if skipped else {}
@@ -190,6 +176,66 @@ def sentence_agreement(
                       UndefinedCorrelationWarning, stacklevel=2)
         return {"accuracy": float("nan"), "kendall": float("nan"), "pairs": 0, **extra}
     return {"accuracy": c / n, "kendall": (2 * c - n) / n, "pairs": n, **extra}
+
+
+def _system_pair_outcomes(scores: np.ndarray, items: Sequence[RankingItem], systems: Sequence[str],
+                          variant: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per ranking item and system pair i < j (``np.triu_indices(S, 1)`` order): whether the
+    pair counts, whether the metric agrees (``seeda``/``wmt`` tie rules, see
+    :func:`sentence_agreement`), and whether it was skipped for a missing score.
+
+    Args:
+        scores: shape (S, N).
+
+    Returns:
+        three bool arrays of shape (I, S * (S - 1) / 2).
+    """
+    ranks = rank_matrix(items, systems)  # (I, S), lower = better
+    m = scores[:, [it.line for it in items]].T  # (I, S)
+    iu, ju = np.triu_indices(len(systems), k=1)
+    hi, hj = ranks[:, iu], ranks[:, ju]
+    mi, mj = m[:, iu], m[:, ju]
+    ranked = ~np.isnan(hi) & ~np.isnan(hj) & (hi != hj)
+    scored = ~np.isnan(mi) & ~np.isnan(mj)
+    valid = ranked & scored
+    human_i_better = hi < hj
+    if variant == "seeda":
+        concordant = valid & ((mi > mj) == human_i_better)
+    else:
+        concordant = valid & (mi != mj) & ((mi > mj) == human_i_better)
+    return valid, concordant, ranked & ~scored
+
+
+def pairwise_agreement(sentence_scores, items: Sequence[RankingItem], systems: Sequence[str],
+                       variant: str = "seeda") -> tuple[np.ndarray, np.ndarray]:
+    """Sentence-level agreement with the human rankings broken down by system pair (UOT-ERRANT
+    Figure 6, extending the sentence-level meta-evaluation of Kobayashi et al. 2024b).
+
+    The pairs and the agreement rule are exactly those of :func:`sentence_agreement`
+    (``seeda`` or ``wmt``); summing the upper triangles gives its ``accuracy`` back.
+
+    Args:
+        sentence_scores: shape (S, N).
+        items: ranking items whose ``line`` indexes the N sentences.
+        systems: shape (S,).
+
+    Returns:
+        ``(agree, pairs)``: int arrays (S, S), symmetric, zero diagonal: agreeing and judged
+        sentence-level comparisons of systems i and j.
+    """
+    if variant not in ("seeda", "wmt"):
+        raise ValueError(f"pairwise_agreement variant must be 'seeda' or 'wmt', got {variant!r}")
+    scores = np.asarray(sentence_scores, dtype=np.float64)
+    S = len(systems)
+    if scores.ndim != 2 or scores.shape[0] != S:
+        raise ValueError(f"sentence_scores must have shape ({S}, N), got {scores.shape}")
+    valid, ok, _ = _system_pair_outcomes(scores, items, systems, variant)
+    iu, ju = np.triu_indices(S, k=1)
+    agree = np.zeros((S, S), dtype=np.int64)
+    pairs = np.zeros((S, S), dtype=np.int64)
+    agree[iu, ju] = ok.sum(axis=0)
+    pairs[iu, ju] = valid.sum(axis=0)
+    return agree + agree.T, pairs + pairs.T
 
 
 def _displayed_agreement(scores: np.ndarray, items: Sequence[RankingItem], systems: Sequence[str]) -> dict:

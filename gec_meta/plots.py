@@ -256,52 +256,6 @@ def plot_line_panels(
     return _save(fig, path)
 
 
-def pairwise_agreement(sentence_scores, items, systems: Sequence[str], variant: str = "seeda"):
-    """Sentence-level agreement with the human rankings broken down by system pair (UOT-ERRANT
-    Figure 6, extending the sentence-level meta-evaluation of Kobayashi et al. 2024b).
-
-    The pairs and the agreement rule are those of
-    :func:`gec_meta.meta_eval.sentence_agreement`: for every ranking item and systems i < j
-    (system order) that the judge ranked differently, the metric agrees if it orders them as
-    the judge did; a metric tie counts as j winning (``seeda``) or as disagreement (``wmt``); a
-    comparison in which either metric score is NaN (no score) is skipped.  Summing the upper
-    triangles gives that function's ``accuracy`` back.
-
-    Args:
-        sentence_scores: shape (S, N).
-        items: ranking items whose ``line`` indexes the N sentences.
-        systems: shape (S,).
-
-    Returns:
-        ``(agree, pairs)``: int arrays (S, S), symmetric, zero diagonal: agreeing and judged
-        sentence-level comparisons of systems i and j.
-    """
-    from .data.judgments import rank_matrix
-
-    if variant not in ("seeda", "wmt"):
-        raise ValueError(f"pairwise_agreement variant must be 'seeda' or 'wmt', got {variant!r}")
-    scores = np.asarray(sentence_scores, dtype=np.float64)
-    S = len(systems)
-    if scores.ndim != 2 or scores.shape[0] != S:
-        raise ValueError(f"sentence_scores must have shape ({S}, N), got {scores.shape}")
-    ranks = rank_matrix(items, systems)  # (I, S), lower = better
-    m = scores[:, [it.line for it in items]].T  # (I, S)
-    iu, ju = np.triu_indices(S, k=1)
-    hi, hj = ranks[:, iu], ranks[:, ju]
-    mi, mj = m[:, iu], m[:, ju]
-    # human-ranked, differently ranked, and both metric scores present (NaN = no score: skipped)
-    valid = ~np.isnan(hi) & ~np.isnan(hj) & (hi != hj) & ~np.isnan(mi) & ~np.isnan(mj)
-    if variant == "seeda":
-        ok = valid & ((mi > mj) == (hi < hj))
-    else:
-        ok = valid & (mi != mj) & ((mi > mj) == (hi < hj))
-    agree = np.zeros((S, S), dtype=np.int64)
-    pairs = np.zeros((S, S), dtype=np.int64)
-    agree[iu, ju] = ok.sum(axis=0)
-    pairs[iu, ju] = valid.sum(axis=0)
-    return agree + agree.T, pairs + pairs.T
-
-
 def agreement_rate(agree, pairs):
     """``agree / pairs`` elementwise, NaN where no pair was judged (and on the diagonal)."""
     agree = np.asarray(agree, dtype=np.float64)

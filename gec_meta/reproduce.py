@@ -72,13 +72,19 @@ def run(
     aggregation_options: dict | None = None,
 ) -> dict:
     """Evaluate one configuration (datasets and references loaded once per process)."""
+    ds, refs = _inputs(root, dataset, metric, refset, dataset_options, refset_options)
+    agg = load_aggregation(aggregation, **(aggregation_options or {}))
+    return evaluate(ds, metric, agg, refs, window=None)
+
+
+def _inputs(root, dataset: str, metric, refset: str, dataset_options: dict | None,
+            refset_options: dict | None) -> tuple[Dataset, References | None]:
+    """The (memoised) dataset and, if the metric needs them, its references."""
     root = str(root)
     dopts = tuple(sorted((dataset_options or {}).items()))
     ropts = tuple(sorted((refset_options or {}).items()))
     ds = _dataset(root, dataset, dopts)
-    refs = _refs(root, dataset, dopts, refset, ropts) if metric.needs_references else None
-    agg = load_aggregation(aggregation, **(aggregation_options or {}))
-    return evaluate(ds, metric, agg, refs, window=None)
+    return ds, (_refs(root, dataset, dopts, refset, ropts) if metric.needs_references else None)
 
 
 @dataclass(frozen=True)
@@ -119,11 +125,7 @@ def score_run(
     aggregation_options: dict | None = None,
 ) -> Scored:
     """:func:`score` of a configuration given as for :func:`run`."""
-    root = str(root)
-    dopts = tuple(sorted((dataset_options or {}).items()))
-    ropts = tuple(sorted((refset_options or {}).items()))
-    ds = _dataset(root, dataset, dopts)
-    refs = _refs(root, dataset, dopts, refset, ropts) if metric.needs_references else None
+    ds, refs = _inputs(root, dataset, metric, refset, dataset_options, refset_options)
     return score(ds, metric, load_aggregation(aggregation, **(aggregation_options or {})), refs)
 
 

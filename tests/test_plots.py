@@ -7,11 +7,10 @@ import numpy as np
 import pytest
 
 from gec_meta.data.judgments import RankingItem
-from gec_meta.meta_eval import sentence_agreement
+from gec_meta.meta_eval import pairwise_agreement, sentence_agreement
 from gec_meta.plots import (
     agreement_rate,
     fit_line,
-    pairwise_agreement,
     plot_grouped_bars,
     plot_line_panels,
     plot_pair_heatmaps,
