@@ -18,9 +18,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 import numpy as np
-from tqdm.auto import tqdm
 
-from .errant_align import annotate as fast_annotate
 from ..cache import KeyValueStore, text_hash
 from ..errors import ConfigError
 from .edit_core import Edit, EditMatch, EditMetric, match_by_key
@@ -100,7 +98,10 @@ def annotate_pairs(pairs: Sequence[tuple[str, str]], batch_size: int = 256) -> l
     texts = sorted({x for pair in pairs for x in pair}, key=len)
     parsed = dict(zip(texts, nlp.pipe((Doc(nlp.vocab, words=t.split()) for t in texts),
                                       batch_size=batch_size)))
-    # errant_align.annotate = annotator.annotate with an exact, list-based alignment (4x faster).
+    # errant_align.annotate = annotator.annotate with an exact, list-based alignment (faster);
+    # imported here because errant.alignment imports spaCy (a warm run never needs it).
+    from .errant_align import annotate as fast_annotate
+
     return [_edit_tuples(fast_annotate(annotator, parsed[s], parsed[t])) for s, t in pairs]
 
 
@@ -178,6 +179,8 @@ class ErrantExtractor:
         else:
             import multiprocessing as mp
             from concurrent.futures import ProcessPoolExecutor, as_completed
+
+            from tqdm.auto import tqdm
 
             # Chunks of ~300 pairs (grouped by source) keep the progress bar moving and the
             # workers balanced.
