@@ -93,3 +93,36 @@ def test_put_flushes_when_pending_arrays_get_large(tmp_path):
     store.put("b", np.zeros(200, dtype=np.float32))   # 1600 bytes: flushed
     assert len(list(store.folder.glob("*.npy"))) == 1 and store._pending == {}
     assert store.get("a").shape == (200,)
+
+
+def test_cached_parse_reuses_by_content_and_never_caches_errors(tmp_path, monkeypatch):
+    monkeypatch.setenv("GEC_META_CACHE", str(tmp_path))
+    calls = []
+
+    def parse(text):
+        calls.append(text)
+        if text == b"bad":
+            raise ValueError("malformed")
+        return text.decode().upper()
+
+    assert cache.cached_parse("t", b"abc", lambda: parse(b"abc")) == "ABC"
+    assert cache.cached_parse("t", b"abc", lambda: parse(b"abc")) == "ABC"
+    assert calls == [b"abc"]                                   # second call: from disk
+    assert cache.cached_parse("t", b"abd", lambda: parse(b"abd")) == "ABD"   # new bytes: parsed
+    assert cache.cached_parse("t2", b"abc", lambda: parse(b"abc")) == "ABC"  # new parser tag
+    assert len(calls) == 3
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            cache.cached_parse("t", b"bad", lambda: parse(b"bad"))
+    assert calls.count(b"bad") == 2
+
+
+def test_read_m2_from_cache_equals_fresh_parse(tmp_path, monkeypatch):
+    from gec_meta.data.m2 import parse_m2, read_m2
+
+    monkeypatch.setenv("GEC_META_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "x.m2"
+    path.write_text("S A b c .\nA 1 2|||R:NOUN|||B|||REQUIRED|||-NONE-|||0\n\nS d e\n\n", encoding="utf-8")
+    first, second = read_m2(path), read_m2(path)
+    assert first == second == parse_m2(path.read_text(encoding="utf-8"), path)
+    assert first[0].edits[0].corrections == ("B",) and len(first) == 2
