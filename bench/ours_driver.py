@@ -32,8 +32,8 @@ def build_metric(name: str):
     if name == "gleu":
         from gec_meta.metrics.gleu import GLEU
 
-        # gec-metrics' GLEU arithmetic and its length of an empty sentence (len("".split(" ")) = 1).
-        return GLEU(variant="corrected", empty_length=1)
+        # gec-metrics' GLEU arithmetic and tokenisation (str.split(" "): an empty sentence has length 1).
+        return GLEU(variant="corrected", tokens="space")
     if name == "green":
         from gec_meta.metrics.green import GREEN
 
@@ -54,10 +54,12 @@ def main(task: str) -> None:
     name, dataset = task.split(":")
     metric = build_metric(name)
     root = default_root()
+    # GLEU tokenises with str.split(" ") like gec-metrics: keep the files' spaces as they are.
+    opts = {"whitespace": "rstrip"} if name == "gleu" else {}
     if dataset.startswith("seeda"):
-        ds = load_dataset("seeda", root, setting=dataset.split("_", 1)[1])
+        ds = load_dataset("seeda", root, setting=dataset.split("_", 1)[1], **opts)
     else:
-        ds = load_dataset(dataset, root)
+        ds = load_dataset(dataset, root, **opts)
     # gec-metrics builds references with annotator 1 missing -> source; M2 semantics for m2.
     refs = load_refset("official", ds, root, "annotator0" if name == "m2" else "source")
     t0 = time.perf_counter()

@@ -62,21 +62,30 @@ def test_brevity_penalty():
         assert math.isclose(got, math.exp(-0.5), rel_tol=1e-12)
 
 
-def test_empty_length_option_reproduces_gec_metrics_brevity_penalty():
+def test_space_tokens_reproduce_gec_metrics_lengths():
     # Corpus of two sentences, one reference each (no sampling):
     #   1: S = x y,   H = "" (deleted everything), R = x y
     #   2: S = a b c, H = a b c,                    R = a b c
     # n-grams: only sentence 2 contributes, all match: p_n = 1.
     # Lengths: c = |H1| + |H2|, r = 2 + 3 = 5.
-    #   official / empty_length=0: c = 0 + 3 -> BP = exp(1 - 5/3)
-    #   gec-metrics (len("".split(" ")) = 1): c = 1 + 3 -> BP = exp(1 - 5/4)
+    #   split (official): |""| = 0 -> c = 3 -> BP = exp(1 - 5/3)
+    #   space (gec-metrics, len("".split(" ")) = 1): c = 4 -> BP = exp(1 - 5/4)
     srcs, hyps, refs = ["x y", "a b c"], ["", "a b c"], [["x y", "a b c"]]
     assert math.isclose(corpus_gleu(COR, srcs, hyps, refs), math.exp(1 - 5 / 3), rel_tol=1e-12)
-    compat = GLEU(variant="corrected", empty_length=1)
+    compat = GLEU(variant="corrected", tokens="space")
     assert math.isclose(corpus_gleu(compat, srcs, hyps, refs), math.exp(1 - 5 / 4), rel_tol=1e-12)
     assert compat.cache_key() != COR.cache_key()
-    with pytest.raises(ValueError, match="empty_length"):
-        GLEU(empty_length=2)
+    with pytest.raises(ValueError, match="tokens"):
+        GLEU(tokens="bpe")
+
+
+def test_space_tokens_keep_an_empty_token_for_a_leading_space():
+    # S = R = "a b", H = " a b" (a leading space, as 3 NTHU lines of GJG15 have).
+    # split: H = a b = R -> every p_n = 1 (orders with no n-gram count as 1), BP = 1 -> 1.
+    # space: H = ['', a, b]; unigrams '', a, b -> 2 of 3 match; bigrams ('', a), (a, b) -> 1 of 2;
+    # the trigram ('', a, b) does not match -> p_3 = 0 -> sentence GLEU 0.
+    assert sent_gleu(COR, "a b", " a b", ["a b"]) == 1.0
+    assert sent_gleu(GLEU(variant="corrected", tokens="space"), "a b", " a b", ["a b"]) == 0.0
 
 
 def test_q1_set_difference_ignores_counts():

@@ -85,7 +85,7 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from .base import Metric
-from .green import NgramCache, dedupe_triples, validate_inputs
+from .green import TOKENS, NgramCache, dedupe_triples, validate_inputs
 
 #: Iteration j of compute_gleu reseeds with j * 101 (cnap/gec-ranking scripts/compute_gleu).
 OFFICIAL_SEED_STRIDE = 101
@@ -164,10 +164,10 @@ class GLEU(Metric):
         variant: ``"official"`` or ``"corrected"`` (quirks Q1-Q6 in the module docstring).
         sampling: ``"python2"`` or ``"python3"`` reference sampling (Q5); empty = the
             variant's default (official -> python2, corrected -> python3).  Stage 2 only.
-        empty_length: the length of an *empty* hypothesis or reference in the brevity
-            penalty: 0 (the official script, and the number of its tokens) or 1 (gec-metrics
-            0.1.1, which measures ``len(x.split(' '))``; set it to reproduce that library's
-            numbers exactly).  n-gram counts and denominators are unaffected.
+        tokens: ``split`` (``str.split()``, the official script) or ``space``
+            (``str.split(' ')``, gec-metrics 0.1.1: an empty sentence has length 1 and no
+            n-gram, a leading or doubled space is an empty token -- GJG15's NTHU output has
+            three such lines).  Set ``space`` to reproduce that library's numbers exactly.
 
     Statistics: shape (S, N, R, 2 * max_n + 2), last axis ``(hyp_len, ref_len, num_1,
     den_1, ..., num_n, den_n)``.
@@ -181,7 +181,7 @@ class GLEU(Metric):
     seed: int = 0
     variant: str = "official"
     sampling: str = ""
-    empty_length: int = 0
+    tokens: str = "split"
 
     def __post_init__(self) -> None:
         if self.variant not in _VARIANTS:
@@ -200,8 +200,8 @@ class GLEU(Metric):
             )
         if self.iterations < 1:
             raise ValueError(f"iterations must be >= 1, got {self.iterations!r}")
-        if self.empty_length not in (0, 1):
-            raise ValueError(f"empty_length must be 0 or 1, got {self.empty_length!r}")
+        if self.tokens not in TOKENS:
+            raise ValueError(f"tokens must be one of {TOKENS}, got {self.tokens!r}")
         if self.sampling == "":
             object.__setattr__(self, "sampling", "python2" if self.variant == "official" else "python3")
         if self.sampling not in _SAMPLINGS:
@@ -216,8 +216,8 @@ class GLEU(Metric):
 
     def stats_options(self) -> dict[str, object]:
         opts: dict[str, object] = {"max_n": self.max_n, "variant": self.variant}
-        if self.empty_length:
-            opts["empty_length"] = self.empty_length
+        if self.tokens != "split":
+            opts["tokens"] = self.tokens
         return opts
 
     # ------------------------------------------------------------------ stage 1
@@ -239,16 +239,18 @@ class GLEU(Metric):
         """
         validate_inputs(sources, hypotheses, references)
         triples, index = dedupe_triples(sources, hypotheses, references)
-        cache = NgramCache(self.max_n)
+        cache = NgramCache(self.max_n, self.tokens)
         official = self.variant == "official"
         k = 2 * self.max_n + 2
         table = np.zeros((len(triples), k), dtype=np.float64)
         for j, (src, hyp, ref) in enumerate(triples):
             cs, ch, cr = cache.get(src), cache.get(hyp), cache.get(ref)
-            hlen, rlen = len(hyp.split()), len(ref.split())
+            if self.tokens == "space":  # len(x.split(' ')): 1 for an empty sentence
+                hlen, rlen = len(hyp.split(" ")), len(ref.split(" "))
+            else:
+                hlen, rlen = len(hyp.split()), len(ref.split())
             row = table[j]
-            row[0] = hlen if hlen or hyp.strip() else self.empty_length
-            row[1] = rlen if rlen or ref.strip() else self.empty_length
+            row[0], row[1] = hlen, rlen
             for n in range(self.max_n):
                 s_n, h_n, r_n = cs[n], ch[n], cr[n]
                 match = penalty = 0
@@ -266,7 +268,7 @@ class GLEU(Metric):
                 if official:
                     num = max(num, 0)  # Q2: per-sentence clipping
                 row[2 + 2 * n] = num
-                row[3 + 2 * n] = max(hlen - n, 0)  # hlen + 1 - (n + 1)
+                row[3 + 2 * n] = sum(h_n.values())  # the hypothesis' (n+1)-grams
         return table[index]
 
     # ------------------------------------------------------------------ stage 2

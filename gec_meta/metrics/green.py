@@ -44,20 +44,33 @@ from .base import Metric
 NgramCounts = tuple[Counter, ...]
 
 
+TOKENS = ("split", "space")
+
+
+def tokenize(sentence: str, tokens: str = "split") -> list[str]:
+    """``split``: ``sentence.split()`` (the official scripts); ``space``: ``sentence.split(' ')``
+    as gec-metrics 0.1.1 does -- a leading, trailing or doubled space gives an empty token, and
+    an empty sentence has none (its ``cached_get_all_ngrams`` returns no n-gram for '')."""
+    if tokens == "split":
+        return sentence.split()
+    return sentence.split(" ") if sentence else []
+
+
 class NgramCache:
     """Per-string n-gram multisets, computed once per distinct string.
 
-    ``get(s)[n - 1]`` is the Counter of the n-grams (tuples of tokens) of ``s.split()``.
+    ``get(s)[n - 1]`` is the Counter of the n-grams (tuples of tokens) of ``tokenize(s, tokens)``.
     """
 
-    def __init__(self, max_n: int):
+    def __init__(self, max_n: int, tokens: str = "split"):
         self.max_n = max_n
+        self.tokens = tokens
         self._cache: dict[str, NgramCounts] = {}
 
     def get(self, sentence: str) -> NgramCounts:
         got = self._cache.get(sentence)
         if got is None:
-            toks = sentence.split()
+            toks = tokenize(sentence, self.tokens)
             got = tuple(
                 Counter(tuple(toks[i : i + n]) for i in range(len(toks) - n + 1))
                 for n in range(1, self.max_n + 1)
