@@ -64,7 +64,9 @@ lengths with ``len(x.split(' '))``, so an *empty* hypothesis or reference has le
 there and 0 here (the official script also says 0).  Non-empty normalised strings agree.
 On the SEEDA subset (one empty annotator-1 reference, one empty REF-F output) this moves
 corpus scores by at most 2.3e-5 and one sentence score by 7.7e-8; the published
-correlations are reproduced to 4 decimals.
+correlations are reproduced to 4 decimals.  ``tokens="space"`` (with the dataset's
+whitespace kept, ``dataset.whitespace=rstrip``) tokenises as gec-metrics does and gives its
+numbers to the last digit (bench/RESULTS.md).
 
 Statistics (shape (S, N, R, 2 * max_n + 2)), last axis in the official script's order::
 
