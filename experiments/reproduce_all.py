@@ -28,8 +28,10 @@ EXPERIMENTS = [
     ("seeda_readme.py", ["seeda_readme_table.md"]),
     ("ptm2_tables.py", ["ptm2_tables.md"]),
     ("pt_m2_minilm.py", ["pt_m2_minilm.md"]),
+    ("ptm2_figures.py", ["ptm2_figures.md"]),
     ("baselines.py", ["baselines.md"]),
     ("uot_tables.py", ["uot_tables.md"]),
+    ("uot_figures.py", ["uot_figures.md"]),
     ("llm_evaluators.py", ["llm_evaluators_table1.md"]),
 ]
 
