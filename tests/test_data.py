@@ -147,3 +147,22 @@ def test_malformed_xml_names_file_and_line(tmp_path):
 def test_malformed_m2_names_line(text, line, message):
     with pytest.raises(DataError, match=rf"f.m2:{line}: .*{message}"):
         parse_m2(text, "f.m2")
+
+
+def test_text_only_refset_gives_m2_metrics_errant_gold_edits(data_root):
+    """Sakaguchi sets have no usable M2: M2 metrics get ERRANT's edits, and applying them to the
+    source rebuilds each reference exactly."""
+    from gec_meta.data.datasets import load_dataset
+    from gec_meta.data.refsets import extracted_gold_edits, load_refset
+
+    ds = load_dataset("seeda", data_root, setting="base")
+    refs = load_refset("ne_minimal", ds, data_root)
+    assert refs.gold is None and "gold_edits=errant" in refs.signature()
+    sources, texts = ds.sources[:25], [t[:25] for t in refs.texts]
+    gold = extracted_gold_edits(sources, texts)
+    for r, col in enumerate(gold):
+        for n, edits in enumerate(col):
+            toks = sources[n].split()
+            for g in sorted(edits, key=lambda g: (g.start, g.end), reverse=True):
+                toks[g.start:g.end] = g.corrections[0].split()
+            assert " ".join(toks) == texts[r][n]

@@ -41,6 +41,9 @@ class References:
         texts: shape (R, N).
         gold: shape (R, N) of gold-edit tuples (noops excluded), or None when the set has no M2.
         options: options that shaped the set (enter the signature).
+        sources: shape (N,), the dataset's sources, for sets without an M2 file: M2-based
+            metrics then get gold edits extracted from the texts by ERRANT (see
+            :meth:`for_metric`).
     """
 
     name: str
@@ -48,6 +51,8 @@ class References:
     texts: tuple[tuple[str, ...], ...]
     gold: tuple[tuple[tuple[GoldEdit, ...], ...], ...] | None = None
     options: Mapping[str, object] = field(default_factory=dict)
+    sources: tuple[str, ...] | None = field(default=None, repr=False)
+    _extracted: list = field(default_factory=list, repr=False, compare=False)
 
     def signature(self) -> str:
         from ..signature import component
@@ -59,10 +64,43 @@ class References:
         if kind == "text":
             return self.texts
         if kind == "m2":
-            if self.gold is None:
+            if self.gold is not None:
+                return self.gold
+            if self.sources is None:
                 raise ConfigError(f"refset={self.name} has no M2 gold edits; this metric needs them")
-            return self.gold
+            if not self._extracted:
+                self._extracted.append(extracted_gold_edits(self.sources, self.texts))
+            return self._extracted[0]
         raise ValueError(f"unknown reference kind {kind!r}")
+
+
+def extracted_gold_edits(
+    sources: Sequence[str], texts: Sequence[Sequence[str]]
+) -> tuple[tuple[tuple[GoldEdit, ...], ...], ...]:
+    """Gold edits of plain-text references, extracted by ERRANT (batched and disk-cached).
+
+    For reference sets that have no usable M2 (Sakaguchi et al. 2016: the M2 versions of
+    Napoles et al. 2016 have spans past the ends of their sentences), M2-based metrics score
+    against ERRANT's edits from source to reference, one alternative each (noop/UNK dropped).
+
+    Args:
+        sources: shape (N,).
+        texts: shape (R, N).
+
+    Returns:
+        shape (R, N) of gold-edit tuples.
+    """
+    from ..metrics.errant import _EXTRACTOR, IGNORED_TYPES
+
+    N = len(sources)
+    flat = _EXTRACTOR.extract([(sources[n], ref[n]) for ref in texts for n in range(N)])
+    return tuple(
+        tuple(
+            tuple(GoldEdit(e[0], e[1], e[6], (e[5],), r) for e in flat[r * N + n] if e[6] not in IGNORED_TYPES)
+            for n in range(N)
+        )
+        for r in range(len(texts))
+    )
 
 
 def _gold_edits(
@@ -159,9 +197,11 @@ def load_refset(
         texts = [read_lines(folder / f"{stem}{a}", expected=CONLL14_SIZE) for a in used]
         # Text only: the Napoles et al. (2016) M2 versions in sakaguchi16/m2 have edit spans past
         # the end of their sentences (e.g. EXPMIN.m2 line 2182) and re-apply to the texts on only
-        # 83-93% of lines, so M2-based metrics re-extract gold edits from these texts instead.
+        # 83-93% of lines, so M2-based metrics get gold edits extracted from these texts by
+        # ERRANT instead (References.for_metric("m2")).
         return References(name, tuple(f"{stem}{a}" for a in used),
-                          _select(texts, dataset.corpus_lines), None, {})
+                          _select(texts, dataset.corpus_lines), None, {"gold_edits": "errant"},
+                          sources=tuple(dataset.sources))
     raise ConfigError(
         f"unknown refset {name!r}; choose from official, bn10, {', '.join(SAKAGUCHI)}"
     )
