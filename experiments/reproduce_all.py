@@ -41,7 +41,7 @@ def summary(path: Path) -> str:
         return "(not written)"
     for line in reversed(path.read_text(encoding="utf-8").splitlines()):
         if "rows within tolerance" in line:
-            return line.strip("* ")
+            return line.replace("**", "").strip(" *")
     return "(report without checked rows)"
 
 
