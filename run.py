@@ -22,7 +22,8 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
-from gec_meta.cache import COUNTERS, text_hash
+import gec_meta.cache as gm_cache
+from gec_meta.cache import text_hash
 from gec_meta.evaluate import evaluate
 from gec_meta.metrics.llm import DryRunFinished
 from gec_meta.report import atomic_write_text, single_run_markdown
@@ -57,7 +58,9 @@ def main(cfg: DictConfig) -> dict:
             return previous
     if cfg.get("threads"):
         limit_threads(int(cfg.threads))
-    cache_before = Counter(COUNTERS)
+    # gm_cache.COUNTERS, not a name imported into this module: the joblib launcher pickles
+    # this function by value (with copies of the globals it names).
+    cache_before = Counter(gm_cache.COUNTERS)
     data_dir = Path(cfg.data_dir)
     dataset = instantiate(cfg.dataset, root=data_dir)
     metric = instantiate(cfg.metric)
@@ -84,7 +87,7 @@ def main(cfg: DictConfig) -> dict:
     # Timings vary from run to run: they go to their own file so that results.json of two
     # runs of the same config are byte-identical.
     timing = result.pop("timing")
-    timing["cache"] = dict(COUNTERS - cache_before)  # this job's hits/misses (bench/bench_sweep.py)
+    timing["cache"] = dict(gm_cache.COUNTERS - cache_before)  # this job's hits/misses (bench/bench_sweep.py)
     atomic_write_text(out_dir / "timing.json", json.dumps(timing, indent=1) + "\n")
     atomic_write_text(out_dir / "config.yaml", config_yaml)
     atomic_write_text(out_dir / "results.md", single_run_markdown(result))
