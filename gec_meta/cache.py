@@ -37,7 +37,8 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 #: Process-wide cache accounting: ``{kind}_hit`` / ``{kind}_miss`` for kind in kv, arrays,
-#: stats (per-system statistics arrays).
+#: stats (per-system statistics arrays), parsed, draws; ``kv_put`` / ``arrays_put`` count
+#: the values computed and stored (a lookup right after computing counts as a hit).
 COUNTERS: Counter = Counter()
 
 
@@ -127,6 +128,7 @@ class KeyValueStore:
     def put(self, key: str, value: Any) -> None:
         self._data[key] = value
         self._pending[key] = value
+        COUNTERS["kv_put"] += 1
 
     def flush(self) -> None:
         """Write pending entries as one new shard (atomic)."""
@@ -214,6 +216,7 @@ class ArrayStore:
         arr = np.ascontiguousarray(value, dtype=self.dtype)
         arr.setflags(write=False)
         self._pending[key] = arr
+        COUNTERS["arrays_put"] += 1
         self._pending_bytes += arr.nbytes
         if self.folder is not None and self._pending_bytes >= self.flush_bytes:
             self.flush()
