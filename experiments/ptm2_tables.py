@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gec_meta.data.datasets import default_root, load_gjg15  # noqa: E402
 from gec_meta.plots import plot_lines  # noqa: E402
 from gec_meta.meta_eval import top_k  # noqa: E402
-from gec_meta.reproduce import (Column, Row, Section, comparison_table, output_dir, run, score_run,  # noqa: E402
-                                significance_from_argv, try_metric, write_report)
+from gec_meta.reproduce import (Column, Row, Section, comparison_section, output_dir, run, score_run,  # noqa: E402
+                                try_metric, write_report)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 REFS = {"missing_annotator": "annotator0"}
@@ -63,13 +63,9 @@ TABLE_COLUMNS = [Column(f"{human} {'r' if kind == 'pearson' else 'ρ'}", "gjg15"
 
 def side_by_side(scored: dict) -> Section:
     """Tables 4/5 as the paper prints them (our numbers), with significance marks."""
-    sig = significance_from_argv()
-    table = comparison_table(scored, TABLE_COLUMNS, sig, caption=(
+    return comparison_section(scored, TABLE_COLUMNS, "Tables 4/5 side by side (ours)", (
         "Rows whose metric cannot run here are left out; the PT and BERTScore rows use MiniLM, "
-        "not the paper's BERT."))
-    cmd = f".venv/bin/python experiments/ptm2_tables.py {sig.options()}"
-    return Section("Tables 4/5 side by side (ours): best, second best, not significantly worse than the best",
-                   text=table.render("md"), command=cmd)
+        "not the paper's BERT."), "ptm2_tables.py")
 
 
 def official_m2(root) -> Section:

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gec_meta.data.datasets import default_root  # noqa: E402
 from gec_meta.plots import plot_window_analysis  # noqa: E402
 from gec_meta.encoders.loading import ModelLoadError  # noqa: E402
-from gec_meta.reproduce import (Column, Row, Section, comparison_table, output_dir, run, score_run,  # noqa: E402
-                                significance_from_argv, try_metric, write_report)
+from gec_meta.reproduce import (Column, Row, Section, comparison_section, output_dir, run, score_run,  # noqa: E402
+                                try_metric, write_report)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 # (config name, overrides, label, published key)
@@ -113,13 +113,9 @@ def table1(root) -> tuple[list[Section], dict, dict]:
 
 def side_by_side(scored: dict) -> Section:
     """Table 1 as the paper prints it (our numbers), with significance marks."""
-    sig = significance_from_argv()
-    table = comparison_table(scored, TABLE_COLUMNS, sig, caption=(
+    return comparison_section(scored, TABLE_COLUMNS, "Table 1 side by side (ours)", (
         "Rows whose metric cannot run here are left out; PT-ERRANT and Scribendi use other "
-        "models than the paper."))
-    cmd = f".venv/bin/python experiments/rethinking.py {sig.options()}"
-    return Section("Table 1 side by side (ours): best, second best, not significantly worse than the best",
-                   text=table.render("md"), command=cmd)
+        "models than the paper."), "rethinking.py")
 
 
 def main() -> None:

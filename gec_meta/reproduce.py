@@ -353,3 +353,17 @@ def write_report(path: str | Path, title: str, intro: str, sections: Sequence[Se
     text = "".join(parts)
     atomic_write_text(Path(path), text)
     return text
+
+
+def comparison_section(scored: dict, columns, title: str, caption: str, script: str) -> Section:
+    """A side-by-side table of metrics (our numbers) with bold best, underlined second and
+    significance marks (options from the command line, :func:`significance_from_argv`).
+
+    Args:
+        scored: metric label -> :class:`Scored` per column (as :func:`comparison_table` reads).
+        script: the experiment script, for the section's command line.
+    """
+    sig = significance_from_argv()
+    table = comparison_table(scored, columns, sig, caption=caption)
+    return Section(f"{title}: best, second best, not significantly worse than the best",
+                   text=table.render("md"), command=f".venv/bin/python experiments/{script} {sig.options()}")
