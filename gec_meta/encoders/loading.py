@@ -109,6 +109,8 @@ def hub_reachable(timeout: float = 3.0) -> bool:
     import socket
     from urllib.parse import urlparse
 
+    if any(os.environ.get(v) for v in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY")):
+        return True  # behind a proxy a direct TCP probe says nothing: let transformers decide
     url = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co"))
     port = url.port or (443 if url.scheme == "https" else 80)
     try:
