@@ -131,3 +131,28 @@ def test_unloadable_model_raises_clear_error(tmp_path, monkeypatch):
     assert "HF_HOME" in str(err.value) and "local folder" in str(err.value)
     with pytest.raises(ModelLoadError, match="not installed"):
         Encoder("pkg://no_such_package_xyz/model")
+
+
+def test_hub_probe_follows_the_endpoint(monkeypatch):
+    """Reachable endpoint -> online; a closed port -> offline without waiting for retries."""
+    import socket
+
+    from gec_meta.encoders import loading
+
+    for var in ("HF_HUB_OFFLINE", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(var, raising=False)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    port = server.getsockname()[1]
+    try:
+        monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
+        loading.hub_reachable.cache_clear()
+        assert loading.hub_reachable() and not loading._offline()
+    finally:
+        server.close()
+    loading.hub_reachable.cache_clear()
+    assert not loading.hub_reachable(timeout=1.0) and loading._offline()
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    assert loading._offline()
+    loading.hub_reachable.cache_clear()
