@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gec_meta.metrics.gotoscorer import (
-    FN, FP, FP_FN, TN, TP, Chunk, GoToScorer, GoToScorerUnweighted, _counts, chunk_sequence,
+    FN, FP, FP_FN, TN, TP, Chunk, GoToScorer, GoToScorerUnweighted, _counts, chunk_index, chunk_sequence,
     difficulty_weights, judge,
 )
 
@@ -16,10 +16,8 @@ TOKENS = ["a", "b", "c"]
 
 
 def _judge_all(ref, hyp):
-    index = {}
-    for c in hyp:
-        index.setdefault((c.start, c.end), c)
-    return [judge(c, index, [c for c in hyp if c.edited]) for c in ref]
+    index, edits = chunk_index(hyp)
+    return [judge(c, index, edits) for c in ref]
 
 
 def test_chunk_sequence_by_hand():
@@ -78,6 +76,16 @@ def test_reference_insertion_inside_a_hypothesis_edit_is_missed():
     # slots and "a" are kept by both -> 0.
     w = difficulty_weights(ref, [hyp, chunk_sequence(TOKENS, [])])
     assert w == (0.0, 0.0, 0.0, 0.5, 1.0, 0.5, 0.0)
+
+
+def test_two_hypothesis_insertions_at_one_position():
+    # ERRANT can insert "," and "who" at the same position (SEEDA REF-F, CoNLL line 333).
+    # ref inserts "who" before c; the hypothesis inserts "," and "who" there.
+    ref = chunk_sequence(TOKENS, [(2, 2, "who")])               # slot a slot b who* c slot
+    hyp = chunk_sequence(TOKENS, [(2, 2, ","), (2, 2, "who")])  # slot a slot b ,* who* c slot
+    # GTS: "," covers (tried, wrong), then "who" is equal and overrides -> TP
+    assert _judge_all(ref, hyp) == [TN, TN, TN, TN, TP, TN, TN]
+    assert difficulty_weights(ref, [hyp])[4] == 0.0   # corrected by the only system
 
 
 # gec-metrics 0.1.1 metrics/gotoscorer_test.py (unweighted, reference 0)

@@ -114,7 +114,7 @@ def chunk_sequence(tokens: Sequence[str], edits: Sequence[tuple[int, int, str]])
 TP, FP, FP_FN, TN, FN, NONE = range(6)
 
 
-def evaluate_chunk(ref_chunk: Chunk, hyp_index: dict[tuple[int, int], Chunk],
+def evaluate_chunk(ref_chunk: Chunk, hyp_index: dict[tuple[int, int], tuple[Chunk, ...]],
                    hyp_edits: Sequence[Chunk]) -> tuple[bool, bool]:
     """(tried, correct) of one reference chunk against a hypothesis, as the authors' tool
     (gotutiyan/GTS ``gotoscorer.py``, ``evaluation_systems``) decides them.
@@ -128,30 +128,40 @@ def evaluate_chunk(ref_chunk: Chunk, hyp_index: dict[tuple[int, int], Chunk],
     simpler same-span rule misses: a hypothesis insertion at ``a`` *tries* the reference
     chunk ``(a, b)`` (so an unchanged token next to an inserted word counts as FP + FN when
     the reference edits that token), and a reference insertion inside a hypothesis
-    multi-token edit is an untried miss (FN), not a true negative.
+    multi-token edit is an untried miss (FN), not a true negative.  ERRANT can propose two
+    insertions at one position (e.g. ``,`` and ``who``): then the reference insertion is
+    correct if either matches.
 
     Args:
-        hyp_index: the hypothesis chunks by (start, end) (first one per span).
+        hyp_index: the hypothesis chunks by (start, end), in sequence order.
         hyp_edits: the hypothesis chunks that are edits.
     """
     a, b = ref_chunk.start, ref_chunk.end
-    h = hyp_index.get((a, b))
+    same = hyp_index.get((a, b), ())
     if a == b:
-        if h is None:
+        if not same:
             return False, not ref_chunk.edited
-        return h.edited, h.text == ref_chunk.text
-    if h is not None and h.text == ref_chunk.text:
-        return h.edited, True
+        state = None  # GTS's walk over the same-span chunks
+        for h in same:
+            if h.text == ref_chunk.text:
+                state = (h.edited, True)
+            elif not (state and state[0]):
+                state = (h.edited, False)
+        return state
+    for h in same:
+        if h.text == ref_chunk.text:
+            return h.edited, True
     tried = any((a <= e.start < b) or (e.start <= a < e.end) for e in hyp_edits)
     return tried, False
 
 
-def judge(ref_chunk: Chunk, hyp_index: dict[tuple[int, int], Chunk], hyp_edits: Sequence[Chunk]) -> int:
+def judge(ref_chunk: Chunk, hyp_index: dict[tuple[int, int], tuple[Chunk, ...]],
+          hyp_edits: Sequence[Chunk]) -> int:
     """Outcome code of one reference chunk (GTS ``update_score``): from (error, tried, correct)
     (1,1,1) TP, (1,1,0) FP + FN, (1,0,0) FN, (0,0,1) TN, (0,1,0) FP, otherwise NONE.
 
     Args:
-        hyp_index: the hypothesis chunks by (start, end) (first one per span).
+        hyp_index: the hypothesis chunks by (start, end), in sequence order.
         hyp_edits: the hypothesis chunks that are edits.
     """
     tried, correct = evaluate_chunk(ref_chunk, hyp_index, hyp_edits)
@@ -160,11 +170,11 @@ def judge(ref_chunk: Chunk, hyp_index: dict[tuple[int, int], Chunk], hyp_edits: 
     return (NONE if correct else FP) if tried else (TN if correct else NONE)
 
 
-def chunk_index(chunks: Sequence[Chunk]) -> tuple[dict[tuple[int, int], Chunk], list[Chunk]]:
-    """(chunks by span, first per span; the chunks that are edits) of one hypothesis."""
-    index: dict[tuple[int, int], Chunk] = {}
+def chunk_index(chunks: Sequence[Chunk]) -> tuple[dict[tuple[int, int], tuple[Chunk, ...]], list[Chunk]]:
+    """(chunks by span, in sequence order; the chunks that are edits) of one hypothesis."""
+    index: dict[tuple[int, int], tuple[Chunk, ...]] = {}
     for c in chunks:
-        index.setdefault((c.start, c.end), c)
+        index[(c.start, c.end)] = index.get((c.start, c.end), ()) + (c,)
     return index, [c for c in chunks if c.edited]
 
 
@@ -225,7 +235,7 @@ class GoToScorer(EditMetric):
     _nonce: str = field(default_factory=lambda: uuid.uuid4().hex, repr=False, compare=False)
 
     name: ClassVar[str] = "gotoscorer"
-    version: ClassVar[str] = "2"  # 2: GTS boundary rules (evaluate_chunk)
+    version: ClassVar[str] = "3"  # 2: GTS boundary rules; 3: several hypothesis chunks per span
     stat_names: ClassVar[tuple[str, ...]] = ("tp", "fp", "fn", "tn")
 
     def __post_init__(self):
