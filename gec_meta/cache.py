@@ -29,6 +29,7 @@ import io
 import json
 import os
 import pickle
+import shutil
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -40,6 +41,22 @@ import numpy as np
 #: stats (per-system statistics arrays), parsed, draws; ``kv_put`` / ``arrays_put`` count
 #: the values computed and stored (a lookup right after computing counts as a hit).
 COUNTERS: Counter = Counter()
+
+
+def _tally(store, kind: str, found: bool) -> None:
+    """Count one lookup of ``store`` (its own counters and :data:`COUNTERS`)."""
+    if found:
+        store.hits += 1
+        COUNTERS[f"{kind}_hit"] += 1
+    else:
+        store.misses += 1
+        COUNTERS[f"{kind}_miss"] += 1
+
+
+def _write_namespace(folder: Path, namespace: str) -> None:
+    """The namespace's name beside its shards (for ``make cache-info``)."""
+    if not (folder / "namespace.txt").exists():
+        _atomic_write(folder / "namespace.txt", namespace.encode("utf-8"))
 
 
 def cache_root() -> Path | None:
@@ -104,12 +121,7 @@ class KeyValueStore:
 
     def get(self, key: str) -> Any | None:
         value = self._data.get(key)
-        if value is None:
-            self.misses += 1
-            COUNTERS["kv_miss"] += 1
-        else:
-            self.hits += 1
-            COUNTERS["kv_hit"] += 1
+        _tally(self, "kv", value is not None)
         return value
 
     def __contains__(self, key: str) -> bool:
@@ -136,8 +148,7 @@ class KeyValueStore:
             self._pending.clear()
             return
         payload = pickle.dumps(self._pending, protocol=pickle.HIGHEST_PROTOCOL)
-        if not (self.folder / "namespace.txt").exists():
-            _atomic_write(self.folder / "namespace.txt", self.namespace.encode("utf-8"))
+        _write_namespace(self.folder, self.namespace)
         _atomic_write(self.folder / f"{hashlib.sha256(payload).hexdigest()[:32]}.pkl", payload)
         self._pending.clear()
 
@@ -165,6 +176,7 @@ class ArrayStore:
         self._shards: list[Path] = []
         self._maps: dict[int, np.ndarray] = {}
         self._pending: dict[str, np.ndarray] = {}
+        self._pending_bytes = 0
         self.hits = 0
         self.misses = 0
         if self.folder is not None and self.folder.is_dir():
@@ -199,15 +211,9 @@ class ArrayStore:
             shard, offset, shape = self._index[key]
             size = int(np.prod(shape, dtype=np.int64))
             value = self._map(shard)[offset: offset + size].reshape(shape)
-        if value is None:
-            self.misses += 1
-            COUNTERS["arrays_miss"] += 1
-        else:
-            self.hits += 1
-            COUNTERS["arrays_hit"] += 1
+        _tally(self, "arrays", value is not None)
         return value
 
-    _pending_bytes: int = 0
     #: Pending bytes that trigger a flush from :meth:`put` (so a cold run over a large
     #: dataset never holds more than this much of fresh arrays in memory).
     flush_bytes: int = 256 * 2**20
@@ -236,8 +242,7 @@ class ArrayStore:
         np.save(buf, flat, allow_pickle=False)
         payload = buf.getvalue()
         name = hashlib.sha256(payload).hexdigest()[:32]
-        if not (self.folder / "namespace.txt").exists():
-            _atomic_write(self.folder / "namespace.txt", self.namespace.encode("utf-8"))
+        _write_namespace(self.folder, self.namespace)
         npy = self.folder / f"{name}.npy"
         _atomic_write(npy, payload)
         index = {"dtype": self.dtype.str, "entries": entries}
@@ -270,8 +275,6 @@ class ArrayStore:
                     self.put(key, value)
                     moved += 1
             self.flush()
-        import shutil
-
         shutil.rmtree(folder, ignore_errors=True)
         return moved
 
@@ -291,9 +294,7 @@ def cached_parse(tag: str, data: bytes, parse: Callable[[], Any]) -> Any:
     path = root / "parsed" / f"{key[:40]}.pkl"
     try:
         value = pickle.loads(path.read_bytes())
-    except FileNotFoundError:
-        COUNTERS["parsed_miss"] += 1
-    except Exception:  # a truncated file from a killed writer: parse again
+    except Exception:  # not there yet, or truncated by a killed writer: parse again
         COUNTERS["parsed_miss"] += 1
     else:
         COUNTERS["parsed_hit"] += 1
@@ -362,7 +363,6 @@ def cache_info(root: Path | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":  # python -m gec_meta.cache [info|clear]
-    import shutil
     import sys
 
     cmd = sys.argv[1] if len(sys.argv) > 1 else "info"

@@ -21,6 +21,7 @@ Sets (``conf/refset/``):
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -52,7 +53,6 @@ class References:
     gold: tuple[tuple[tuple[GoldEdit, ...], ...], ...] | None = None
     options: Mapping[str, object] = field(default_factory=dict)
     sources: tuple[str, ...] | None = field(default=None, repr=False)
-    _extracted: list = field(default_factory=list, repr=False, compare=False)
 
     def signature(self) -> str:
         from ..signature import component
@@ -68,10 +68,13 @@ class References:
                 return self.gold
             if self.sources is None:
                 raise ConfigError(f"refset={self.name} has no M2 gold edits; this metric needs them")
-            if not self._extracted:
-                self._extracted.append(extracted_gold_edits(self.sources, self.texts))
-            return self._extracted[0]
+            return self._extracted_gold
         raise ValueError(f"unknown reference kind {kind!r}")
+
+    @functools.cached_property
+    def _extracted_gold(self):
+        """ERRANT gold edits of the texts (sets without an M2), computed on first use."""
+        return extracted_gold_edits(self.sources, self.texts)
 
 
 def extracted_gold_edits(
