@@ -148,11 +148,11 @@ def test_hub_probe_follows_the_endpoint(monkeypatch):
     try:
         monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
         loading.hub_reachable.cache_clear()
-        assert loading.hub_reachable() and not loading._offline()
+        assert loading.hub_reachable() and not loading.hub_offline()
     finally:
         server.close()
     loading.hub_reachable.cache_clear()
-    assert not loading.hub_reachable(timeout=1.0) and loading._offline()
+    assert not loading.hub_reachable(timeout=1.0) and loading.hub_offline()
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    assert loading._offline()
+    assert loading.hub_offline()
     loading.hub_reachable.cache_clear()

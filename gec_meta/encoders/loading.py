@@ -91,7 +91,7 @@ def resolve_model(name: str) -> ModelSource:
     return ModelSource(name, name, False, name)
 
 
-def _offline() -> bool:
+def hub_offline() -> bool:
     """True when the Hub must not be contacted: ``HF_HUB_OFFLINE`` set, or the Hub is not
     reachable (probed once per process, see :func:`hub_reachable`)."""
     if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on"):
@@ -133,7 +133,7 @@ def load_pretrained(cls, source: ModelSource, revision: str | None = None, what:
         what: ``model`` or ``tokenizer`` (for the message).
         config_key: the config key that names the model (for the message).
     """
-    local_only = source.local or _offline()
+    local_only = source.local or hub_offline()
     try:
         return cls.from_pretrained(
             source.path,

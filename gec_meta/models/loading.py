@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..encoders.loading import PKG_PREFIX, ModelLoadError, _offline, package_path, resolve_model
+from ..encoders.loading import PKG_PREFIX, ModelLoadError, hub_offline, package_path, resolve_model
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def resolve(name: str, config_key: str) -> ModelRef:
 def load(cls, ref: ModelRef, config_key: str, what: str = "model", **kwargs):
     """``cls.from_pretrained`` for a resolved model, raising :class:`ModelLoadError` that names
     ``config_key`` and the ways to provide the model."""
-    offline = ref.local or _offline()  # HF_HUB_OFFLINE, or the Hub is unreachable
+    offline = ref.local or hub_offline()  # HF_HUB_OFFLINE, or the Hub is unreachable
     if ref.gguf_file:
         kwargs["gguf_file"] = ref.gguf_file
     try:
