@@ -25,7 +25,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from common import BENCH, PY, REPO, machine, timed
+from common import BENCH, PY, REPO, compile_sources, machine, timed
 
 # Aggregation first: Hydra runs the cartesian product in this order, so the first 16 jobs
 # compute the 16 distinct (metric, reference set) statistics -- two different ones at a time
@@ -62,6 +62,7 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=None, help="cache folder (default: a fresh temporary one)")
     ap.add_argument("--write", action="store_true", help="append the summary to bench/RESULTS.md")
     args = ap.parse_args()
+    compile_sources()
     tmp = Path(tempfile.mkdtemp(prefix="gec-meta-sweep-"))
     cache = args.cache or tmp / "cache"
     rows = []

@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import BENCH, PY, machine, timed
+from common import BENCH, PY, compile_sources, machine, timed
 
 JOBS = [
     # (task, peer task or None)
@@ -103,6 +103,7 @@ def render(rows: list[dict]) -> str:
 
 def main(argv: list[str]) -> None:
     jobs = [j for j in JOBS if not argv or j[0] in argv]
+    compile_sources()
     rows = [run_job(*j) for j in jobs]
     text = render(rows)
     if not argv:

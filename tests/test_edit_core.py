@@ -7,6 +7,8 @@ from typing import ClassVar
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gec_meta.metrics.base import f_beta
 from gec_meta.metrics.edit_core import Edit, EditMetric, match_by_key
@@ -55,3 +57,35 @@ def test_corpus_selection_uses_running_totals():
     np.testing.assert_allclose(metric.corpus_stats(stats), [[1, 1, 4]])
     assert metric.corpus_scores(stats)[0] == pytest.approx(0.125 / 0.325)
     np.testing.assert_allclose(metric.sentence_scores(stats), [[0.0, 1.0]])
+
+
+def _errant_compare_choice(stats, beta=0.5):
+    """errant_compare's corpus-level loop, one system and one sentence at a time (its
+    ``max(..., key=(F, TP, -FP, -FN))`` over references, first one on a full tie)."""
+    S, N, R, _ = stats.shape
+    out = np.zeros((S, N), dtype=np.int64)
+    for s in range(S):
+        total = np.zeros(3)
+        for n in range(N):
+            best_key, best_j = None, 0
+            for j in range(R):
+                tp, fp, fn = total + stats[s, n, j]
+                f = float(f_beta(tp, fp, fn, beta)[2])
+                key = (f, tp, -fp, -fn)
+                if best_key is None or key > best_key:
+                    best_key, best_j = key, j
+            out[s, n] = best_j
+            total = total + stats[s, n, best_j]
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 8), st.integers(1, 4), st.integers(0, 2**31 - 1))
+def test_vectorised_reference_choice_equals_the_per_system_loop(S, N, R, seed):
+    # small counts -> many exact ties in F, TP, FP and FN
+    stats = np.random.default_rng(seed).integers(0, 3, size=(S, N, R, 3)).astype(float)
+    metric = _StatsOnly()
+    np.testing.assert_array_equal(metric.corpus_best_reference(stats), _errant_compare_choice(stats))
+    per_sentence = np.array([[_errant_compare_choice(stats[s:s + 1, n:n + 1])[0, 0] for n in range(N)]
+                             for s in range(S)])
+    np.testing.assert_array_equal(metric.best_reference(stats), per_sentence)

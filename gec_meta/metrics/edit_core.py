@@ -159,19 +159,14 @@ class EditMetric(Metric, abc.ABC):
         Returns:
             shape (S, N).
         """
-        f = self.score_from_stats(stats)
-        S, N, R = f.shape
-        best = np.zeros((S, N), dtype=np.int64)
-        if R == 1:
-            return best
-        for s, n in np.ndindex(S, N):
-            st = stats[s, n]
-            best[s, n] = max(range(R), key=lambda j: (f[s, n, j], st[j, 0], -st[j, 1], -st[j, 2], -j))
-        return best
+        return _first_best(self.score_from_stats(stats), stats)
 
     def corpus_best_reference(self, stats: np.ndarray) -> np.ndarray:
         """errant_compare's corpus-level choice: per sentence the reference that maximises
         (F, TP, -FP, -FN) of the *running totals plus this sentence* (first one on ties).
+
+        All systems advance together, sentence by sentence (each system's running total gets
+        the same float additions in the same order as a per-system loop).
 
         Args:
             stats: shape (S, N, R, 3).
@@ -181,17 +176,16 @@ class EditMetric(Metric, abc.ABC):
         """
         S, N, R, _ = stats.shape
         best = np.zeros((S, N), dtype=np.int64)
-        for s in range(S):
-            total = np.zeros(3)
-            for n in range(N):
-                cand = total[None, :] + stats[s, n]  # (R, 3)
-                if R == 1:
-                    k = 0
-                else:
-                    p, r, f = f_beta(cand[:, 0], cand[:, 1], cand[:, 2], self.beta)
-                    k = max(range(R), key=lambda j: (f[j], cand[j, 0], -cand[j, 1], -cand[j, 2], -j))
-                best[s, n] = k
-                total += stats[s, n, k]
+        if R == 1:
+            return best
+        total = np.zeros((S, 3))
+        rows = np.arange(S)
+        for n in range(N):
+            cand = total[:, None, :] + stats[:, n]  # (S, R, 3)
+            f = f_beta(cand[..., 0], cand[..., 1], cand[..., 2], self.beta)[2]
+            k = _first_best(f, cand)
+            best[:, n] = k
+            total += stats[rows, n, k]
         return best
 
     def corpus_stats(self, stats: np.ndarray) -> np.ndarray:
@@ -203,3 +197,26 @@ class EditMetric(Metric, abc.ABC):
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         """Corpus F_beta from edit counts accumulated over the corpus, shape (S,)."""
         return self.score_from_stats(self.corpus_stats(stats))
+
+
+def _first_best(f: np.ndarray, st: np.ndarray) -> np.ndarray:
+    """Index of the best reference: max F, then TP, then -FP, then -FN, the first on a full
+    tie (errant_compare's and m2scorer's order).
+
+    Args:
+        f: shape (..., R).
+        st: shape (..., R, 3): (tp, fp, fn) behind each F.
+
+    Returns:
+        int array of shape (...).
+    """
+    best = np.zeros(f.shape[:-1], dtype=np.int64)
+    bf, btp, bfp, bfn = f[..., 0], st[..., 0, 0], st[..., 0, 1], st[..., 0, 2]
+    for j in range(1, f.shape[-1]):
+        jf, jtp, jfp, jfn = f[..., j], st[..., j, 0], st[..., j, 1], st[..., j, 2]
+        better = (jf > bf) | ((jf == bf) & ((jtp > btp) | ((jtp == btp) & (
+            (jfp < bfp) | ((jfp == bfp) & (jfn < bfn))))))
+        best = np.where(better, j, best)
+        bf, btp = np.where(better, jf, bf), np.where(better, jtp, btp)
+        bfp, bfn = np.where(better, jfp, bfp), np.where(better, jfn, bfn)
+    return best
