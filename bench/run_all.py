@@ -82,6 +82,13 @@ def render(rows: list[dict]) -> str:
         "always cold. Identical: every Pearson/Spearman equal to 1e-9 (1e-6 for the float32 neural",
         "jobs: batch padding moves their scores by ~1e-7).",
         "",
+        '"Configured the same way" means: references with a missing annotator-1 line = the source (as',
+        "gec-metrics builds them); GLEU with gec-metrics' arithmetic and tokenisation",
+        "(`variant=corrected tokens=space`, the files' whitespace kept); PT-ERRANT with MiniLM layer 6,",
+        "no idf, no baseline rescaling, BERTScore of two empty texts = 0 (`scorer.empty_pair=bert_score`,",
+        "the default). The deterministic metrics are built directly from Python (`bench/ours_driver.py`),",
+        "PT-ERRANT through `gec_meta.api.load_metric`. Run this on an otherwise idle machine.",
+        "",
         "| job | ours cold (s) | ours warm (s) | gec-metrics (s) | cold speed-up | warm speed-up | identical | peak RSS ours / peer (MiB) |",
         "|---|---|---|---|---|---|---|---|",
     ]
@@ -97,7 +104,7 @@ def render(rows: list[dict]) -> str:
             peer_cells = [f"{peer:.1f}", f"{peer / r['cold_s']:.1f}×", f"{peer / r['warm_s']:.0f}×",
                           "yes" if r["identical"] else "NO"]
         lines.append(" | ".join([f"| {r['task']}", f"{r['cold_s']:.1f}", f"{r['warm_s']:.2f}", *peer_cells,
-                                 f"{r['cold_rss'] or 0:.0f} / {r.get('peer_rss') or 0:.0f} |"]))
+                                 f"{r['cold_rss'] or 0:.0f} / " + (f"{r['peer_rss']:.0f} |" if r.get("peer_rss") else "– |")]))
     return "\n".join(lines + [""] + notes) + "\n"
 
 

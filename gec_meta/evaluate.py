@@ -224,6 +224,7 @@ def evaluate(
         "metric": metric.name,
         "aggregation": aggregation.name,
         "system_scores": {s: float(v) for s, v in zip(dataset.systems, system_scores)},
+        **({"diagnostics": diag} if (diag := metric.diagnostics(stats, dataset.systems)) else {}),
         **result,
         "timing": {"statistics_s": t1 - t0, "aggregation_s": t2 - t1, "meta_eval_s": t3 - t2},
     }

@@ -340,3 +340,14 @@ def test_hydra_configs_compose():
                     "metric.context=none")
     assert isinstance(e, LLMEdit) and isinstance(e.llm, OpenAICompatibleChat)
     assert e.llm.base_url == "http://127.0.0.1:9/v1" and e.llm.decoding == Decoding(0.0, 0, 128)
+
+
+def test_results_record_missing_answers():
+    """An LLM evaluator's results say how many (system, sentence) scores are missing."""
+    # statistics (S=3, N=4, 1, (score, missing)): A misses 1 sentence, C misses 2, B none
+    missing = np.array([[0, 1, 0, 0], [0, 0, 0, 0], [1, 0, 0, 1]], dtype=float)
+    stats = np.stack([np.where(missing > 0, 0.0, 3.0), missing], axis=-1)[:, :, None, :]
+    metric = LLMSentence(llm=ScriptedChat(lambda p, d: ""))
+    diag = metric.diagnostics(stats, ("A", "B", "C"))
+    assert diag == {"missing": {"cells": 3, "of": 12, "per_system": {"A": 1, "C": 2}}}
+

@@ -92,3 +92,4 @@ def test_all_missing_is_nan_not_a_score():
     with pytest.warns(UserWarning):
         out = sentence_agreement(scores, ITEMS, SYSTEMS, "seeda")
     assert math.isnan(out["accuracy"]) and out["pairs"] == 0 and out["skipped_missing"] == 5
+

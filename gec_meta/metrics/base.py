@@ -129,6 +129,16 @@ class Metric(abc.ABC):
         """
         return self.sentence_scores(stats).mean(axis=1)
 
+    def diagnostics(self, stats: np.ndarray, systems: Sequence[str]) -> dict[str, object]:
+        """Facts about the statistics that a reader of the results needs (e.g. how many scores
+        are missing), recorded under ``"diagnostics"`` in every result file; default none.
+
+        Args:
+            stats: shape (S, N, R, K).
+            systems: shape (S,).
+        """
+        return {}
+
     # ----------------------------------------------------------------- identity
     def options(self) -> dict[str, object]:
         """The fields that change the number, as plain values (for signatures and caches)."""

@@ -136,10 +136,14 @@ def _worker_count(num_pairs: int) -> int:
     env = os.environ.get("GEC_META_WORKERS")
     if env:
         return max(1, int(env))
+    # A job limited to k threads (run.py `threads=k`, e.g. one of two parallel sweep jobs on
+    # 2 cores) parses with at most k processes.
+    threads = os.environ.get("GEC_META_THREADS")
+    cap = max(1, int(threads)) if threads and threads.isdigit() else min(os.cpu_count() or 1, 4)
     # Workers are forked after the model is loaded (no reload), but each starts with cold
     # vocabulary and memos: two workers beat one from ~200 pairs on (SEEDA pairs, 2 cores:
     # 200 pairs 0.69 -> 0.57 s, 800 pairs 1.39 -> 1.01 s).
-    return min(os.cpu_count() or 1, 4) if num_pairs >= 200 else 1
+    return cap if num_pairs >= 200 else 1
 
 
 def _split_by_source(pairs: Sequence[tuple[str, str]], parts: int) -> list[list[int]]:
@@ -169,9 +173,9 @@ def _split_by_source(pairs: Sequence[tuple[str, str]], parts: int) -> list[list[
 class ErrantExtractor:
     """Batched, deduplicated, disk-cached ERRANT edit extraction.
 
-    Work is split over ``GEC_META_WORKERS`` processes (default: up to the number of cores for
-    batches of 200+ new pairs), grouped by source sentence; each worker parses its distinct
-    texts once with ``nlp.pipe``.  Workers are forked after the model is loaded (no reload, and
+    Work is split over ``GEC_META_WORKERS`` processes (default: up to the number of cores, or
+    ``GEC_META_THREADS`` if set, for batches of 200+ new pairs), grouped by source sentence;
+    each worker parses its distinct texts once with ``nlp.pipe``.  Workers are forked after the model is loaded (no reload, and
     no ``if __name__ == "__main__"`` guard needed in user scripts); they only run spaCy/ERRANT.
     Where ``fork`` is unavailable the work runs in-process.
     """

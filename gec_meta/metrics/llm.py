@@ -444,6 +444,13 @@ class LLMEvaluator(Metric):
         """The score, NaN where the answer is missing."""
         return np.where(stats[..., 1] > 0, np.nan, stats[..., 0])
 
+    def diagnostics(self, stats: np.ndarray, systems: Sequence[str]) -> dict[str, object]:
+        """Missing answers: (system, sentence) cells without a score, in total and per system
+        (those systems' scores are means over fewer sentences)."""
+        missing = np.asarray(stats)[:, :, 0, 1] > 0
+        return {"missing": {"cells": int(missing.sum()), "of": int(missing.size),
+                            "per_system": {s: int(k) for s, k in zip(systems, missing.sum(axis=1)) if k}}}
+
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         """Mean of the scores that are there, shape (S,)."""
         with warnings.catch_warnings():

@@ -1,24 +1,29 @@
-"""Two exact speed-ups of spaCy's English pipeline, for ERRANT's parses.
+"""Exact speed-ups of spaCy's English pipeline, for ERRANT's parses.
 
 ERRANT needs ``tag_``, ``pos_``, ``lemma_`` and ``dep_`` of every token, i.e. spaCy's tagger,
-parser, attribute ruler and lemmatizer.  On a 2-core machine two steps of that pipeline cost
-more than they need to; both replacements give the same annotations (tested token by token
-against the unmodified pipeline on every text of the benchmarks, ``tests/test_spacy_speed.py``):
+parser, attribute ruler and lemmatizer.  On a 2-core machine three steps of that pipeline cost
+more than they need to; the replacements give the same annotations (tested token by token
+against the unmodified pipeline on all 27,405 distinct texts of the benchmarks and reference
+sets, ``tests/test_spacy_speed.py``).  ``GEC_META_SPACY_SPEEDUPS=0`` turns them off.
 
 1. **Matrix products.** thinc's ``NumpyOps`` multiplies with blis, whose generic kernel reaches
    ~34 GFLOP/s on this machine's cores, while numpy's OpenBLAS (the same float32 sgemm) reaches
-   ~100 GFLOP/s on one thread; the tok2vec CNN is almost all matrix products.  ``NumpyOps(
-   use_blis=False)`` is thinc's own switch for this.  Like any change of BLAS kernel (blis itself
-   picks one per CPU), the products may differ in the last bits of float32; the annotations
-   (argmax of tag and parser scores) were identical on all 27,405 benchmark texts.
+   ~95 GFLOP/s on one thread; the tok2vec CNN is almost all matrix products (~3x faster).
+   ``NumpyOps(use_blis=False)`` is thinc's own switch for this.  Like any change of BLAS kernel
+   (blis itself picks one per CPU), the products may differ in the last bits of float32; the
+   annotations (argmax of tag and parser scores) were identical on every benchmark text.
 2. **Attribute ruler matching.** spaCy's ``Matcher`` has no index over token attributes: it
    tests every one of the English model's 179 patterns on every token (~18 us a token, as much
    as the parser).  :func:`index_attribute_ruler` replaces only the ruler's ``match`` step with
-   an index on the first token's TAG/LOWER value and evaluates the patterns' predicates on
-   ``Doc.to_array`` ids; it returns the matches in the ruler's own format, and the ruler's own
-   ``set_annotations`` applies them in its precedence order.  Patterns outside the predicate
-   subset understood here (operators, other attributes or predicates) go to a spaCy ``Matcher``
-   holding just those patterns, so any model stays exact.
+   an index on one equality/IN value of the first token spec and evaluates the patterns'
+   predicates on ``Doc.to_array`` ids (~10x faster); it returns the matches in the ruler's own
+   format, and the ruler's own ``set_annotations`` applies them in its precedence order.
+   Patterns outside the predicate subset understood here (operators, other attributes or
+   predicates) go to a spaCy ``Matcher`` holding just those patterns, so any model stays exact.
+3. **Lemmas.** :func:`memoise_lemmatizer` memoises every answer of the rule lemmatizer by the
+   key spaCy's own cache uses (see :func:`_memo_lemmatize_call`).
+
+Also :func:`import_spacy_without_torch` (spaCy's import, not its output: ~1 s less).
 """
 
 from __future__ import annotations
@@ -93,7 +98,7 @@ def _compile_spec(spec: dict, strings) -> list[tuple] | None:
 
 
 class _IndexedMatcher:
-    """The ``AttributeRuler.match`` of a ruler, with an index on the first token's TAG/LOWER.
+    """The ``AttributeRuler.match`` of a ruler, with an index on the first token's attributes.
 
     Holds, for every supported pattern, its ruler key ``i`` (the ruler adds pattern group ``i``
     to its Matcher under the key ``str(i)``) and the compiled checks of each of its tokens.
@@ -220,9 +225,13 @@ def _memo_lemmatize_call(self, doc):
     """
     from spacy.errors import Errors
 
+    if self.mode not in ("rule", "lookup"):  # other modes may read more of the token
+        return super(type(self), self).__call__(doc)
     if not self._validated:
         self._validate_tables(Errors.E1004)
     memo = self._gec_meta_memo
+    if len(memo) > 1_000_000:  # bound the memory on very large corpora
+        memo.clear()
     rows = doc.to_array(["ORTH", "POS", "MORPH", "LEMMA"]).reshape(len(doc), 4).tolist()
     for i, (orth, pos, morph, lemma) in enumerate(rows):
         if self.overwrite or lemma == 0:
