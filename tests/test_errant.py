@@ -59,3 +59,46 @@ def test_errant_reproduces_rethinking_table1(data_root, setting):
     # Corpus-level counts are sensitive to the spaCy model version (spaCy 3.8 here, 3.x in the
     # paper): +-0.01, residual reported in experiments/rethinking_table1.md.
     np.testing.assert_allclose(got, RETHINKING_DEFAULT[setting], atol=0.01)
+
+
+def test_parse_workers_follow_threads_and_env(monkeypatch):
+    from gec_meta.metrics.errant import _worker_count
+
+    monkeypatch.delenv("GEC_META_WORKERS", raising=False)
+    monkeypatch.setenv("GEC_META_THREADS", "1")  # a sweep job given one core parses in-process
+    assert _worker_count(5000) == 1
+    monkeypatch.setenv("GEC_META_THREADS", "3")
+    assert _worker_count(5000) == 3 and _worker_count(199) == 1  # small batches stay in-process
+    monkeypatch.setenv("GEC_META_WORKERS", "2")  # explicit setting wins
+    assert _worker_count(10) == 2
+
+
+def test_chunks_keep_sources_together_and_balance_tokens():
+    from gec_meta.metrics.errant import _split_by_source
+
+    # source "a x" has 4 outputs of 2 tokens, a 20-token source 1 output, "c" 2 outputs
+    pairs = [("a x", f"a y{i}") for i in range(4)] + [("b " * 20, "b " * 19)] + [("c", "c d"), ("c", "c e")]
+    chunks = _split_by_source(pairs, 2)
+    assert sorted(i for c in chunks for i in c) == list(range(len(pairs)))
+    for c in chunks:  # all pairs of a source in one chunk
+        assert all(len({pairs[i][0] for i in c} & {pairs[j][0] for j in other}) == 0
+                   for other in chunks if other is not c)
+    # work = tokens + 1 of each distinct text: "b" group 21 + 20 = 41, "a" group 5 x 3 = 15,
+    # "c" group 2 + 3 + 3 = 8 -> the "b" group alone, heaviest first; "a" and "c" together
+    assert [pairs[i][0] for i in chunks[0]] == ["b " * 20]
+    assert sorted({pairs[i][0] for i in chunks[1]}) == ["a x", "c"]
+
+
+def test_spacy_speedups_have_their_own_cache_namespace(monkeypatch):
+    from gec_meta.metrics import errant as E
+
+    E.extractor_signature.cache_clear()
+    try:
+        monkeypatch.setenv("GEC_META_SPACY_SPEEDUPS", "0")
+        plain = E.extractor_signature()
+        E.extractor_signature.cache_clear()
+        monkeypatch.setenv("GEC_META_SPACY_SPEEDUPS", "1")
+        fast = E.extractor_signature()
+    finally:
+        E.extractor_signature.cache_clear()
+    assert "spacy-speedups" not in plain and fast == plain + "|spacy-speedups:1"
