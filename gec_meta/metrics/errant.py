@@ -175,8 +175,9 @@ class ErrantExtractor:
 
     Work is split over ``GEC_META_WORKERS`` processes (default: up to the number of cores, or
     ``GEC_META_THREADS`` if set, for batches of 200+ new pairs), grouped by source sentence;
-    each worker parses its distinct texts once with ``nlp.pipe``.  Workers are forked after the model is loaded (no reload, and
-    no ``if __name__ == "__main__"`` guard needed in user scripts); they only run spaCy/ERRANT.
+    each worker parses its distinct texts once with ``nlp.pipe``.  Workers are forked after
+    the model is loaded (no reload, and no ``if __name__ == "__main__"`` guard needed in user
+    scripts); they only run spaCy/ERRANT, each with one BLAS thread.
     Where ``fork`` is unavailable the work runs in-process.
     """
 
@@ -227,8 +228,8 @@ class ErrantExtractor:
 
             from tqdm.auto import tqdm
 
-            # Chunks of ~150 pairs (grouped by source, balanced by tokens) keep the progress
-            # bar moving and the workers busy to the end.
+            # Chunks of ~300 pairs (grouped by source, balanced by tokens, heaviest first) keep
+            # the progress bar moving and the workers busy to the end.
             chunks = _split_by_source(pairs, max(workers, len(pairs) // 300))
             results = [None] * len(pairs)
             bar = tqdm(total=len(pairs), desc=f"ERRANT ({workers} workers)", unit="pair",
