@@ -256,7 +256,13 @@ def sentence_rows(results: Iterable[dict]) -> list[dict]:
 def single_run_markdown(res: dict) -> str:
     """Markdown report of one run (written next to ``results.json``)."""
     parts = [f"# {res['metric']} on {res['dataset']} ({res['setting']})\n",
-             f"`{res['signature']}`\n", "## System level\n"]
+             f"`{res['signature']}`\n"]
+    missing = (res.get("diagnostics") or {}).get("missing")
+    if missing and missing["cells"]:
+        per_system = ", ".join(f"{s} {k}" for s, k in missing["per_system"].items())
+        parts.append(f"\n**{missing['cells']} of {missing['of']} (system, sentence) scores are missing** "
+                     f"({per_system}); those systems are scored over fewer sentences.\n\n")
+    parts.append("## System level\n")
     parts.append(render([{"human": h, **c} for h, c in res["system"].items()],
                         ["human", "pearson", "spearman"]))
     if res.get("sentence"):

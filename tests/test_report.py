@@ -110,3 +110,16 @@ def test_table_object_renders_every_format_from_one_ranking():
     assert "| D | <u>0.850</u>† |" in md
     assert r"D & \underline{0.850}$^{\dagger}$ \\" in tex
     assert "D,0.85,second †" in csv
+
+
+def test_single_run_report_states_missing_scores():
+    from gec_meta.report import single_run_markdown
+
+    res = {"metric": "llm_s", "dataset": "seeda", "setting": "base", "signature": "sig",
+           "system": {"TS_sent": {"pearson": 0.5, "spearman": 0.4}},
+           "system_scores": {"A": 3.0, "B": 2.5}}
+    assert "missing" not in single_run_markdown(res)
+    res["diagnostics"] = {"missing": {"cells": 3, "of": 20, "per_system": {"A": 1, "B": 2}}}
+    text = single_run_markdown(res)
+    assert "**3 of 20 (system, sentence) scores are missing** (A 1, B 2)" in text
+    assert text.index("missing") < text.index("## System level")
