@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 DATA ?= $(or $(GEC_META_DATA),data)
-MIRROR ?=
+MIRROR ?= $(wildcard ../shared/data)
 export GEC_META_DATA := $(abspath $(DATA))
 
 .DEFAULT_GOAL := help
@@ -24,7 +24,7 @@ $(VENV)/.installed: pyproject.toml
 setup: $(VENV)/.installed ## create .venv and install gec-meta with its test tools
 
 data: setup ## fill $(DATA) from MIRROR, ../shared/data, or the public repositories (sha256-verified)
-	$(PY) -m gec_meta.data.fetch --dest $(DATA) $(if $(MIRROR),--mirror $(MIRROR))
+	$(VENV)/bin/gec-meta data --dest $(DATA) $(if $(MIRROR),--mirror $(MIRROR))
 
 run: data ## install, fetch data and run the default meta-evaluation (ERRANT on SEEDA Base)
 	$(PY) run.py

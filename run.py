@@ -1,102 +1,14 @@
-"""Hydra entry point: compose the config, build the objects, call the pure task.
+"""The checkout's Hydra entry point, the same as the installed ``gec-meta-run``.
 
     python run.py dataset=seeda dataset.setting=base metric=errant aggregation=trueskill
     python run.py -m metric=errant,length aggregation=average,trueskill
     python -m gec_meta.report outputs/multirun/<date>
 
 Each job writes ``results.json`` (with its signature), ``results.md`` and the resolved config
-into its Hydra output folder.  A job whose folder already holds a result for the same config
-is not recomputed, so rerunning an interrupted sweep with the same ``hydra.sweep.dir``
-completes it.
+into its Hydra output folder (see :mod:`gec_meta.cli.run`).
 """
 
-from __future__ import annotations
-
-import json
-import logging
-from collections import Counter
-from pathlib import Path
-
-import hydra
-from hydra.core.hydra_config import HydraConfig
-from hydra.utils import instantiate
-from omegaconf import DictConfig, OmegaConf
-
-import gec_meta.cache as gm_cache
-from gec_meta.cache import text_hash
-from gec_meta.evaluate import evaluate
-from gec_meta.metrics.llm import DryRunFinished
-from gec_meta.report import atomic_write_text, single_run_markdown
-
-log = logging.getLogger("gec_meta")
-
-
-def limit_threads(n: int) -> None:
-    """Cap torch and BLAS/OpenMP threads of this job (parallel sweeps share the cores)."""
-    import os
-
-    from threadpoolctl import threadpool_limits
-
-    os.environ["GEC_META_THREADS"] = str(n)  # read by gec_meta.encoders when torch is loaded
-    threadpool_limits(limits=n)
-    import sys
-
-    if "torch" in sys.modules:
-        sys.modules["torch"].set_num_threads(n)
-
-
-@hydra.main(version_base="1.3", config_path="conf", config_name="config")
-def main(cfg: DictConfig) -> dict:
-    out_dir = Path(HydraConfig.get().runtime.output_dir)
-    config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
-    config_id = text_hash(config_yaml)
-    done = out_dir / "results.json"
-    if done.is_file():
-        previous = json.loads(done.read_text(encoding="utf-8"))
-        if previous.get("config_id") == config_id:
-            log.info("result already in %s; skipping", done)
-            return previous
-    if cfg.get("threads"):
-        limit_threads(int(cfg.threads))
-    # gm_cache.COUNTERS, not a name imported into this module: the joblib launcher pickles
-    # this function by value (with copies of the globals it names).
-    cache_before = Counter(gm_cache.COUNTERS)
-    data_dir = Path(cfg.data_dir)
-    dataset = instantiate(cfg.dataset, root=data_dir)
-    metric = instantiate(cfg.metric)
-    references = None
-    if metric.needs_references:
-        # _partial_: passing the Dataset object through instantiate would turn it into a config.
-        references = instantiate(cfg.refset, _partial_=True)(dataset=dataset, root=data_dir)
-    aggregation = instantiate(cfg.aggregation)
-    try:
-        result = evaluate(
-            dataset, metric, aggregation, references,
-            window=cfg.meta_eval.window,
-            top_ks=cfg.meta_eval.top_ks,
-            sentence_variant=cfg.meta_eval.sentence_variant,
-            sentence_level=cfg.meta_eval.sentence_level,
-            use_cache=cfg.cache,
-            bootstrap_samples=cfg.meta_eval.get("bootstrap_samples", 0),
-            bootstrap_seed=cfg.meta_eval.get("bootstrap_seed", 0),
-        )
-    except DryRunFinished as done_dry:  # metric.dry_run=true (LLM evaluators): plan printed, no result
-        log.info("%s", done_dry)
-        return {}
-    result["config_id"] = config_id
-    # Timings vary from run to run: they go to their own file so that results.json of two
-    # runs of the same config are byte-identical.
-    timing = result.pop("timing")
-    timing["cache"] = dict(gm_cache.COUNTERS - cache_before)  # this job's hits/misses (bench/bench_sweep.py)
-    atomic_write_text(out_dir / "timing.json", json.dumps(timing, indent=1) + "\n")
-    atomic_write_text(out_dir / "config.yaml", config_yaml)
-    atomic_write_text(out_dir / "results.md", single_run_markdown(result))
-    atomic_write_text(done, json.dumps(result, indent=1, sort_keys=False) + "\n")
-    summary = ", ".join(f"{h}: r={c['pearson']:.3f} ρ={c['spearman']:.3f}" for h, c in result["system"].items())
-    log.info("%s", result["signature"])
-    log.info("%s/%s %s %s: %s", dataset.name, dataset.setting, metric.name, aggregation.name, summary)
-    return result
-
+from gec_meta.cli.run import main
 
 if __name__ == "__main__":
     main()

@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from gec_meta.data.io import read_lines  # noqa: E402
 from gec_meta.data.m2 import GoldEdit, read_m2  # noqa: E402
-from gec_meta.metrics.m2 import M2  # noqa: E402
-from gec_meta.metrics.m2scorer import (  # noqa: E402
+from gec_meta.metrics.edit.m2 import M2  # noqa: E402
+from gec_meta.edits.m2scorer import (  # noqa: E402
     BoundedLattice, Lattice, _lattice_edges, build_lattice, make_lattice, path_edits,
     score_annotator,
 )

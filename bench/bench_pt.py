@@ -69,8 +69,8 @@ def main() -> None:
     from gec_meta.data.datasets import load_gjg15, load_seeda
     from gec_meta.data.refsets import load_refset
     from gec_meta.encoders import Encoder
-    from gec_meta.metrics.bertscore import BERTScoreScorer
-    from gec_meta.metrics.pt import PTErrant, SentPTM2
+    from gec_meta.metrics.neural.bertscore import BERTScoreScorer
+    from gec_meta.metrics.edit.pt import PTErrant, SentPTM2
 
     root = Path(args.data)
     print(f"cache: {cache}; torch threads: {os.environ.get('GEC_META_THREADS', 'default')}")
@@ -89,7 +89,7 @@ def main() -> None:
     if args.only in (None, "pterrant"):
         cache = fresh_cache()
         print(f"cache: {cache}")
-        import gec_meta.metrics.errant as errant_module
+        import gec_meta.metrics.edit.errant as errant_module
 
         errant_module._EXTRACTOR._store = None  # re-open the ERRANT edit store in the new folder
         ds = load_seeda(root, setting="base")

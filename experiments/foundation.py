@@ -16,12 +16,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without install
 
 from gec_meta.data.datasets import default_root, load_gjg15, load_seeda  # noqa: E402
-from gec_meta.meta_eval import human_expected_wins  # noqa: E402
-from gec_meta.metrics.errant import Errant  # noqa: E402
-from gec_meta.metrics.gleu import GLEU  # noqa: E402
-from gec_meta.metrics.green import GREEN  # noqa: E402
+from gec_meta.meta.evaluation import human_expected_wins  # noqa: E402
+from gec_meta.metrics.edit.errant import Errant  # noqa: E402
+from gec_meta.metrics.ngram.gleu import GLEU  # noqa: E402
+from gec_meta.metrics.ngram.green import GREEN  # noqa: E402
 from gec_meta.metrics.length import Length  # noqa: E402
-from gec_meta.reproduce import Row, Section, output_dir, run, write_report  # noqa: E402
+from gec_meta.report.reproduce import Row, Section, output_dir, run, write_report  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -50,7 +50,7 @@ def human_scores(root) -> Section:
                         float(s.human[f"EW_{aspect}"][k]), 0.001))
     return Section("Expected Wins derived from the human judgments", rows,
                    "Collapsed system groups expanded; ties count for neither system (GJG15 §3.2).",
-                   "gec_meta.meta_eval.human_expected_wins(dataset.judgments[...], dataset.systems)")
+                   "gec_meta.meta.evaluation.human_expected_wins(dataset.judgments[...], dataset.systems)")
 
 
 def length(root) -> Section:

@@ -22,14 +22,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gec_meta.aggregation import Default  # noqa: E402
+from gec_meta.meta.aggregation import Default  # noqa: E402
 from gec_meta.data.datasets import default_root, load_seeda  # noqa: E402
 from gec_meta.data.refsets import load_refset  # noqa: E402
-from gec_meta.evaluate import evaluate  # noqa: E402
-from gec_meta.meta_eval import window_analysis  # noqa: E402
-from gec_meta.plots import plot_lines  # noqa: E402
+from gec_meta.meta.task import evaluate  # noqa: E402
+from gec_meta.meta.evaluation import window_analysis  # noqa: E402
+from gec_meta.report.plots import plot_lines  # noqa: E402
 from gec_meta.encoders.loading import ModelLoadError  # noqa: E402
-from gec_meta.reproduce import Row, Section, output_dir, try_metric, write_report  # noqa: E402
+from gec_meta.report.reproduce import Row, Section, output_dir, try_metric, write_report  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 METRICS = [

@@ -29,13 +29,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gec_meta.aggregation import Average, TrueSkillAggregation  # noqa: E402
+from gec_meta.meta.aggregation import Average, TrueSkillAggregation  # noqa: E402
 from gec_meta.api import load_metric  # noqa: E402
 from gec_meta.data.datasets import default_root, load_seeda  # noqa: E402
-from gec_meta.evaluate import compute_statistics, meta_evaluate  # noqa: E402
+from gec_meta.meta.task import compute_statistics, meta_evaluate  # noqa: E402
 from gec_meta.llm.parsing import answer_schema  # noqa: E402
 from gec_meta.metrics.llm import missing_count, target_scores  # noqa: E402
-from gec_meta.report import atomic_write_text  # noqa: E402
+from gec_meta.report.tables import atomic_write_text  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 LABELS = {"llm_s": "LLM-S", "llm_e": "LLM-E"}

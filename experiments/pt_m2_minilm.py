@@ -3,7 +3,7 @@
     GEC_META_DATA=data .venv/bin/python experiments/pt_m2_minilm.py [--out DIR]
 
 Every cell is also produced by ``run.py`` (the commands are written into the report); this
-script calls the same pure ``gec_meta.evaluate.evaluate`` without Hydra so the whole table
+script calls the same pure ``gec_meta.meta.task.evaluate`` without Hydra so the whole table
 comes from one process (the encoder and its on-disk cache are shared between runs).
 All numbers use all-MiniLM-L6-v2 (layer 6, no idf, no rescaling) -- NOT bert-base-uncased,
 which the papers used and which is not available on this machine.
@@ -18,14 +18,14 @@ from pathlib import Path
 
 import numpy as np
 
-from gec_meta.aggregation import Default, TrueSkillAggregation
+from gec_meta.meta.aggregation import Default, TrueSkillAggregation
 from gec_meta.data.datasets import load_gjg15, load_seeda
 from gec_meta.data.refsets import load_refset
 from gec_meta.encoders import Encoder
-from gec_meta.evaluate import compute_statistics, evaluate
-from gec_meta.metrics.bertscore import BERTScore, BERTScoreScorer
-from gec_meta.metrics.m2 import SentM2
-from gec_meta.metrics.pt import PTErrant, PTM2, SelfScorer, SentPTErrant, SentPTM2
+from gec_meta.meta.task import compute_statistics, evaluate
+from gec_meta.metrics.neural.bertscore import BERTScore, BERTScoreScorer
+from gec_meta.metrics.edit.m2 import SentM2
+from gec_meta.metrics.edit.pt import PTErrant, PTM2, SelfScorer, SentPTErrant, SentPTM2
 
 REPO = Path(__file__).resolve().parents[1]
 RUN = ".venv/bin/python run.py scorer=bertscore encoder=minilm"

@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gec_meta.api import load_metric, metric_config
 from gec_meta.data.datasets import default_root
 from gec_meta.encoders import ModelLoadError
-from gec_meta.plots import plot_grouped_bars, plot_line_panels
-from gec_meta.reproduce import Row, Section, output_dir, run, write_report
+from gec_meta.report.plots import plot_grouped_bars, plot_line_panels
+from gec_meta.report.reproduce import Row, Section, output_dir, run, write_report
 
 RESULTS = Path(__file__).resolve().parent / "results"
 REFS = {"missing_annotator": "annotator0"}

@@ -13,7 +13,7 @@ are reported next to the paper's, not checked.
 Tables 4/5 side by side: bold best, underlined second best, and a mark on the metrics not
 significantly worse than the best of the column (default: one-sided Williams test, as the WMT
 metrics tasks; ``--significance permutation|bootstrap`` for the seeded resampling tests, see
-``gec_meta.reproduce``).
+``gec_meta.report.reproduce``).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gec_meta.data.datasets import default_root, load_gjg15  # noqa: E402
-from gec_meta.plots import plot_lines  # noqa: E402
-from gec_meta.meta_eval import top_k  # noqa: E402
-from gec_meta.reproduce import (Column, Row, Section, comparison_section, output_dir, run, score_run,  # noqa: E402
+from gec_meta.report.plots import plot_lines  # noqa: E402
+from gec_meta.meta.evaluation import top_k  # noqa: E402
+from gec_meta.report.reproduce import (Column, Row, Section, comparison_section, output_dir, run, score_run,  # noqa: E402
                                 try_metric, write_report)
 
 RESULTS = Path(__file__).resolve().parent / "results"

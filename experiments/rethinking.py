@@ -12,7 +12,7 @@ Figure 2: window analysis, N = 8, +Fluency (14 systems).
 The metrics side by side (both aggregations in one table): bold best, underlined second best,
 and a mark on the metrics not significantly worse than the best of the column (default: the
 one-sided Williams test, as the WMT metrics tasks; ``--significance permutation|bootstrap`` for
-the seeded resampling tests, see ``gec_meta.reproduce``).
+the seeded resampling tests, see ``gec_meta.report.reproduce``).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gec_meta.data.datasets import default_root  # noqa: E402
-from gec_meta.plots import plot_window_analysis  # noqa: E402
+from gec_meta.report.plots import plot_window_analysis  # noqa: E402
 from gec_meta.encoders.loading import ModelLoadError  # noqa: E402
-from gec_meta.reproduce import (Column, Row, Section, comparison_section, output_dir, run, score_run,  # noqa: E402
+from gec_meta.report.reproduce import (Column, Row, Section, comparison_section, output_dir, run, score_run,  # noqa: E402
                                 try_metric, write_report)
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -91,7 +91,7 @@ def table1(root) -> tuple[list[Section], dict, dict]:
                 rows += [Row(f"{aspect} {setting} r", res["system"][human]["pearson"], pub[2 * k], tol),
                          Row(f"{aspect} {setting} ρ", res["system"][human]["spearman"], pub[2 * k + 1], tol)]
                 if name == "errant" and setting == "fluency" and aspect == "SEEDA-E":
-                    from gec_meta.meta_eval import window_analysis
+                    from gec_meta.meta.evaluation import window_analysis
                     import numpy as np
 
                     from gec_meta.data.datasets import load_seeda

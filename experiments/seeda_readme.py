@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gec_meta.data.datasets import default_root  # noqa: E402
-from gec_meta.reproduce import Row, Section, output_dir, run, try_metric, write_report  # noqa: E402
+from gec_meta.report.reproduce import Row, Section, output_dir, run, try_metric, write_report  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 # column -> (metric config, overrides, scale, note)

@@ -9,7 +9,7 @@ does not name the reference set, so it is drawn for both +Fluency sets of Table 
 NE-Fluency); Figure 6 uses NE-Fluency, as §5.2 states.  Figure 6's agreement is SEEDA's
 sentence-level pairwise accuracy (``meta_eval.sentence_variant=seeda``: a metric tie counts as
 the second system, in alphabetical order, winning) restricted to one pair of systems
-(:func:`gec_meta.meta_eval.pairwise_agreement`); ERRANT is shown as absolute agreement, PT-ERRANT
+(:func:`gec_meta.meta.evaluation.pairwise_agreement`); ERRANT is shown as absolute agreement, PT-ERRANT
 and UOT-ERRANT as the difference from ERRANT, as in the paper.
 
 UOT-ERRANT and PT-ERRANT use MiniLM (all-MiniLM-L6-v2), the only encoder loadable here; the
@@ -29,14 +29,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gec_meta.data.datasets import default_root, load_dataset
 from gec_meta.data.refsets import load_refset
-from gec_meta.evaluate import compute_statistics
-from gec_meta.meta_eval import pairwise_agreement
-from gec_meta.plots import (
+from gec_meta.meta.task import compute_statistics
+from gec_meta.meta.evaluation import pairwise_agreement
+from gec_meta.report.plots import (
     agreement_rate,
     plot_pair_heatmaps,
     plot_system_scatter,
 )
-from gec_meta.reproduce import Row, Section, output_dir, run, try_metric, write_report
+from gec_meta.report.reproduce import Row, Section, output_dir, run, try_metric, write_report
 
 RESULTS = Path(__file__).resolve().parent / "results"
 HUMAN = "TS_edit"

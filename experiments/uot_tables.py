@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gec_meta.data.datasets import default_root, load_dataset  # noqa: E402
 
 
-from gec_meta.reproduce import Row, Section, output_dir, run, try_metric, write_report  # noqa: E402
+from gec_meta.report.reproduce import Row, Section, output_dir, run, try_metric, write_report  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ENC = "MiniLM (paper: ELECTRA-base)"
@@ -240,7 +240,7 @@ def table3(root):
 
 def lambda_search(root, out: Path, reuse: bool = False):
     from gec_meta.api import load_metric
-    from gec_meta.uot.search import LambdaResult, plot, report, search
+    from gec_meta.report.lambda_search import LambdaResult, plot, report, search
 
     saved = out / "uot_lambda_search.json"
     if reuse and saved.is_file():
@@ -258,7 +258,7 @@ def lambda_search(root, out: Path, reuse: bool = False):
             f"selection on TS Pearson, ties -> Spearman (selecting on EW instead would give λ = {ew.reg_m:g}). "
             "Hydra form: `python run.py -m experiment=uot_lambda_search hydra.sweep.dir=outputs/multirun/uot_lambda_search "
             "meta_eval.window=null meta_eval.sentence_level=false` then "
-            "`python -m gec_meta.uot.search outputs/multirun/uot_lambda_search` (same numbers). Seconds per λ are "
+            "`python -m gec_meta.report.lambda_search outputs/multirun/uot_lambda_search` (same numbers). Seconds per λ are "
             "in-process wall times on a shared machine (the first includes reading the cached edit vectors); "
             "the cold-cache benchmark is `bench/bench_uot.py` (result in `uot_bench.json`)."
             + text + f"\n![correlation vs λ]({png.name})\n")
@@ -270,7 +270,7 @@ def figure4(root, out: Path):
     (the only reference with "may suffer their entire life")."""
     from gec_meta.api import load_metric
     from gec_meta.data.refsets import load_refset
-    from gec_meta.uot.inspect import format_alignment, inspect_sentence, plot_alignment
+    from gec_meta.cli.uot_align import format_alignment, inspect_sentence, plot_alignment
 
     ds = load_dataset("seeda", root, setting="fluency", sentences="all")
     hits = [i for i, s in enumerate(ds.sources) if s.startswith(FIG4_SOURCE)]
@@ -283,7 +283,7 @@ def figure4(root, out: Path):
     al = als[k][1]
     png = plot_alignment(al, out / "uot_figure4.png", f"SEEDA (all) sentence {n}, {system}, E-Fluency, {ENC}, λ=0.1")
     text = (f"SEEDA sentence {n} of all 1,312 (line {n + 1}; the paper's Figure 4 example), system {system}, "
-            f"reference {refs.names[k]}, λ = 0.1:\n`python -m gec_meta.uot.inspect --dataset seeda --sentences all "
+            f"reference {refs.names[k]}, λ = 0.1:\n`python -m gec_meta.cli.uot_align --dataset seeda --sentences all "
             f"--system {system} --sentence {n} --refset e_fluency --encoder minilm`\n\n"
             f"```\n{format_alignment(al)}\n```\n\n![transport plan]({png.name})\n")
     return Section("Figure 4: an inspected transport plan", text=text)

@@ -13,7 +13,7 @@ __version__ = "0.1.0"
 
 def __getattr__(name):  # lazy: importing gec_meta loads nothing heavy
     if name in ("load_metric", "load_dataset", "load_refset", "load_aggregation", "meta_evaluate"):
-        from . import api
+        from gec_meta import api
 
         return getattr(api, name)
     raise AttributeError(name)

@@ -8,40 +8,20 @@
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Sequence
 
-from .aggregation import Aggregation, load_aggregation
-from .data.datasets import Dataset, default_root, load_dataset
-from .data.refsets import References, load_refset
-from .errors import ConfigError
-from .evaluate import evaluate
-from .metrics.base import Metric
-
-CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
-
-
-@functools.lru_cache(maxsize=None)
-def _compose(overrides: tuple[str, ...]):
-    from hydra import compose, initialize_config_dir
-
-    if not CONF_DIR.is_dir():
-        raise ConfigError(f"config folder {CONF_DIR} not found (load_metric needs a source checkout)")
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        return compose("config", overrides=list(overrides))
+from gec_meta.meta.aggregation import Aggregation, load_aggregation
+from gec_meta.data.datasets import Dataset, default_root, load_dataset
+from gec_meta.data.refsets import References, load_refset
+from gec_meta.config import compose_group
+from gec_meta.meta.task import evaluate
+from gec_meta.metrics.base import Metric
 
 
 def metric_config(name: str, overrides: Sequence[str] = ()):
     """The composed config node of metric ``name`` (``conf/metric/<name>.yaml``)."""
-    from hydra.errors import MissingConfigException
-
-    try:
-        cfg = _compose((f"metric={name}", *overrides))
-    except MissingConfigException as exc:
-        available = sorted(p.stem for p in (CONF_DIR / "metric").glob("*.yaml"))
-        raise ConfigError(f"unknown metric {name!r}; available: {available}") from exc
-    return cfg.metric
+    return compose_group("metric", name, overrides)
 
 
 def load_metric(name: str, *overrides: str, **options) -> Metric:
@@ -65,12 +45,12 @@ def meta_evaluate(
     root: str | Path | None = None,
     **options,
 ) -> dict:
-    """Meta-evaluate ``metric`` on ``dataset``; see :func:`gec_meta.evaluate.evaluate`.
+    """Meta-evaluate ``metric`` on ``dataset``; see :func:`gec_meta.meta.task.evaluate`.
 
     Args:
         aggregation: a name (``default``, ``average``, ``trueskill``, ``expected_wins``) or object.
         refset: a reference-set name (built for the dataset) or a :class:`References`.
-        options: passed to :func:`gec_meta.evaluate.evaluate` (``window``, ``sentence_variant``...).
+        options: passed to :func:`gec_meta.meta.task.evaluate` (``window``, ``sentence_variant``...).
     """
     agg = load_aggregation(aggregation) if isinstance(aggregation, str) else aggregation
     refs = None

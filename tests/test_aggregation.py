@@ -10,7 +10,7 @@ import pytest
 import trueskill
 from scipy.stats import norm
 
-from gec_meta.aggregation import (
+from gec_meta.meta.aggregation import (
     Average,
     Default,
     ExpectedWins,
@@ -20,7 +20,7 @@ from gec_meta.aggregation import (
     win_matrix,
 )
 from gec_meta.data.judgments import RankingItem
-from gec_meta.meta_eval import human_expected_wins
+from gec_meta.meta.evaluation import human_expected_wins
 from gec_meta.metrics.length import Length
 
 

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from gec_meta import load_dataset, load_metric, meta_evaluate
-from gec_meta.analysis import errant_by_type
-from gec_meta.cli import main as cli_main
+from gec_meta.report.error_types import errant_by_type
+from gec_meta.cli.main import main as cli_main
 from gec_meta.errors import DataError, MissingDataError
-from gec_meta.scorefiles import FromFiles, write_score_files
+from gec_meta.metrics.from_files import FromFiles, write_score_files
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -46,7 +46,7 @@ def test_score_files_round_trip_gives_identical_correlations(data_root, tmp_path
     direct_ts = meta_evaluate(ds, metric, "trueskill", "official", root=data_root)
     # Export: the sentence scores and the metric's own system scores.
     from gec_meta.data.refsets import load_refset
-    from gec_meta.evaluate import compute_statistics
+    from gec_meta.meta.task import compute_statistics
 
     refs = load_refset("official", ds, data_root)
     stats = compute_statistics(metric, ds.sources, ds.hypotheses, refs.texts)
@@ -121,7 +121,7 @@ def test_errant_by_type_hand_example():
 
 
 def test_cli_uot_align_delegates(monkeypatch):
-    import gec_meta.uot.inspect as inspect
+    import gec_meta.cli.uot_align as inspect
 
     seen = {}
     monkeypatch.setattr(inspect, "main", lambda argv: (seen.__setitem__("argv", argv), 0)[1])

@@ -13,8 +13,8 @@ pytest.importorskip("transformers")
 from gec_meta.encoders import Encoder  # noqa: E402
 from gec_meta.encoders.testing import tiny_bart, tiny_bert  # noqa: E402
 from gec_meta.errors import ConfigError  # noqa: E402
-from gec_meta.metrics.bartscore import BARTScore, BARTScoreScorer  # noqa: E402
-from gec_meta.metrics.bertscore import BERTScore, BERTScoreScorer, idf_weights, load_baseline  # noqa: E402
+from gec_meta.metrics.neural.bartscore import BARTScore, BARTScoreScorer  # noqa: E402
+from gec_meta.metrics.neural.bertscore import BERTScore, BERTScoreScorer, idf_weights, load_baseline  # noqa: E402
 
 PAIRS = [
     ("the cat sits on the mat .", "the cat sat on the mat ."),

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gec_meta.errors import ConfigError
-from gec_meta.metrics.cleme import CLEME, LengthWeight, chunk_intervals, merged_intervals, partition, token_map
+from gec_meta.metrics.edit.cleme import CLEME, LengthWeight, chunk_intervals, merged_intervals, partition, token_map
 
 
 def test_merge_and_cut_by_hand():

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from gec_meta.correlation import average_ranks, pearson_r, spearman_rho
+from gec_meta.meta.correlation import average_ranks, pearson_r, spearman_rho
 
 
 def _vectors(seed: int, n: int, ties: bool):

@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gec_meta.aggregation import Default
+from gec_meta.meta.aggregation import Default
 from gec_meta.data.datasets import load_gjg15, load_seeda
 from gec_meta.data.io import read_lines
 from gec_meta.data.judgments import read_judgments
 from gec_meta.data.m2 import annotator_references, parse_m2, read_m2
 from gec_meta.data.refsets import load_refset
 from gec_meta.errors import ConfigError, DataError, MissingDataError
-from gec_meta.evaluate import evaluate
-from gec_meta.meta_eval import human_expected_wins
+from gec_meta.meta.task import evaluate
+from gec_meta.meta.evaluation import human_expected_wins
 from gec_meta.metrics.length import Length
 
 

@@ -196,8 +196,20 @@ def test_default_data_dir(monkeypatch, tmp_path):
     monkeypatch.setenv(fetch.ENV_DATA_DIR, str(tmp_path / "elsewhere"))
     assert fetch.default_data_dir() == tmp_path / "elsewhere"
     monkeypatch.delenv(fetch.ENV_DATA_DIR)
-    repo_root = Path(fetch.__file__).resolve().parents[2]
-    assert fetch.default_data_dir() == repo_root / "data"
+    # No data/ in the working directory: the per-user folder, wherever the package lives.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert fetch.default_data_dir() == tmp_path / "xdg" / "gec-meta"
+    (tmp_path / "data").mkdir()
+    assert fetch.default_data_dir() == Path("data")
+
+
+def test_default_mirror_comes_from_the_environment(monkeypatch, tmp_path):
+    monkeypatch.delenv(fetch.ENV_MIRROR_DIR, raising=False)
+    assert fetch.resolve_mirror(None) is None
+    monkeypatch.setenv(fetch.ENV_MIRROR_DIR, str(tmp_path))
+    assert fetch.resolve_mirror(None) == tmp_path
+    assert fetch.resolve_mirror(None, use_default=False) is None
 
 
 def test_real_manifest_is_well_formed():

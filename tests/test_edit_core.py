@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gec_meta.metrics.base import f_beta
-from gec_meta.metrics.edit_core import Edit, EditMetric, match_by_key
+from gec_meta.metrics.edit.core import Edit, EditMetric, match_by_key
 
 
 @dataclass(frozen=True)

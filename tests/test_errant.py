@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gec_meta.aggregation import Default, TrueSkillAggregation
+from gec_meta.meta.aggregation import Default, TrueSkillAggregation
 from gec_meta.data.datasets import load_seeda
 from gec_meta.data.refsets import load_refset
-from gec_meta.evaluate import compute_statistics, evaluate
-from gec_meta.metrics.errant import Errant, SentErrant
+from gec_meta.meta.task import compute_statistics, evaluate
+from gec_meta.metrics.edit.errant import Errant, SentErrant
 
 
 def test_errant_hand_example():
@@ -62,7 +62,7 @@ def test_errant_reproduces_rethinking_table1(data_root, setting):
 
 
 def test_parse_workers_follow_threads_and_env(monkeypatch):
-    from gec_meta.metrics.errant import _worker_count
+    from gec_meta.metrics.edit.errant import _worker_count
 
     monkeypatch.delenv("GEC_META_WORKERS", raising=False)
     monkeypatch.setenv("GEC_META_THREADS", "1")  # a sweep job given one core parses in-process
@@ -74,7 +74,7 @@ def test_parse_workers_follow_threads_and_env(monkeypatch):
 
 
 def test_chunks_keep_sources_together_and_balance_tokens():
-    from gec_meta.metrics.errant import _split_by_source
+    from gec_meta.metrics.edit.errant import _split_by_source
 
     # source "a x" has 4 outputs of 2 tokens, a 20-token source 1 output, "c" 2 outputs
     pairs = [("a x", f"a y{i}") for i in range(4)] + [("b " * 20, "b " * 19)] + [("c", "c d"), ("c", "c e")]
@@ -90,7 +90,7 @@ def test_chunks_keep_sources_together_and_balance_tokens():
 
 
 def test_spacy_speedups_have_their_own_cache_namespace(monkeypatch):
-    from gec_meta.metrics import errant as E
+    from gec_meta.metrics.edit import errant as E
 
     E.extractor_signature.cache_clear()
     try:

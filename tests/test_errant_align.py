@@ -7,8 +7,8 @@ from errant.alignment import Alignment
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gec_meta.metrics.errant import load_annotator
-from gec_meta.metrics.errant_align import FastAlignment, annotate
+from gec_meta.metrics.edit.errant import load_annotator
+from gec_meta.edits.errant_align import FastAlignment, annotate
 
 # Words chosen so that lemmas, POS, case-only changes, transpositions and repeats all occur.
 WORDS = ["the", "The", "a", "cat", "cats", "sat", "sits", "sitting", "on", "in", "mat", "mats",

@@ -247,17 +247,20 @@ def _names(group: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def task():
-    """run.py's task function (``@hydra.main`` passes a given config straight through)."""
-    spec = importlib.util.spec_from_file_location("gec_meta_run_script", REPO / "run.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.main
+    """The Hydra task function of ``gec-meta-run`` / ``run.py`` (``@hydra.main`` passes a given
+    config straight through)."""
+    from gec_meta.cli.run import task
+
+    return task
 
 
 def _compose(overrides: list[str]):
-    from hydra import compose, initialize_config_dir
+    from hydra import compose, initialize_config_module
 
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3", job_name="smoke"):
+    from gec_meta.config import CONFIG_MODULE, register_resolvers
+
+    register_resolvers()
+    with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3", job_name="smoke"):
         return compose("config", overrides=overrides, return_hydra_config=True)
 
 

@@ -1,4 +1,4 @@
-"""Unit tests of GLEU (gec_meta/metrics/gleu.py).
+"""Unit tests of GLEU (gec_meta/metrics/ngram/gleu.py).
 
 Expected values are worked out by hand from the formula (comments show the counts), or taken
 from gec-metrics 0.1.1's own test file (``metrics/gleu_test.py``), an independent golden.
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gec_meta.metrics.gleu import GLEU, sample_reference_indices
+from gec_meta.metrics.ngram.gleu import GLEU, sample_reference_indices
 
 OFF = GLEU(variant="official")
 COR = GLEU(variant="corrected")

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from gec_meta.metrics.gotoscorer import (
+from gec_meta.metrics.edit.gotoscorer import (
     FN, FP, FP_FN, TN, TP, Chunk, GoToScorer, GoToScorerUnweighted, _counts, chunk_index, chunk_sequence,
     difficulty_weights, judge,
 )

@@ -1,4 +1,4 @@
-"""Unit tests of GREEN (gec_meta/metrics/green.py).
+"""Unit tests of GREEN (gec_meta/metrics/ngram/green.py).
 
 Expected values are worked out by hand from the GREEN definition (comments show the TP/FP/FN
 counts), or taken from gec-metrics 0.1.1's own test file (``metrics/green_test.py``).
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gec_meta.metrics.green import GREEN
+from gec_meta.metrics.ngram.green import GREEN
 
 
 def scores(metric: GREEN, srcs, hyps, refs):

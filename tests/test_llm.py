@@ -270,8 +270,8 @@ def test_partial_answers_kept_or_dropped():
 
 
 def test_rerun_makes_no_model_call():
-    from gec_meta.aggregation import TrueSkillAggregation
-    from gec_meta.evaluate import compute_statistics
+    from gec_meta.meta.aggregation import TrueSkillAggregation
+    from gec_meta.meta.task import compute_statistics
 
     first, backend1 = make(model_name="rerun")
     stats1 = compute_statistics(first, SOURCES, HYPS, None)

@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from gec_meta.aggregation import Average, ExpectedWins, TrueSkillAggregation, trueskill_scores
+from gec_meta.meta.aggregation import Average, ExpectedWins, TrueSkillAggregation, trueskill_scores
 from gec_meta.data.judgments import RankingItem
-from gec_meta.meta_eval import sentence_agreement
+from gec_meta.meta.evaluation import sentence_agreement
 
 NAN = float("nan")
 SYSTEMS = ("A", "B", "C")

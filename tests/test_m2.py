@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gec_meta.data.m2 import GoldEdit, apply_edits, parse_m2
-from gec_meta.metrics.m2 import M2, SentM2, m2_corpus_prf
-from gec_meta.metrics.m2scorer import (
+from gec_meta.metrics.edit.m2 import M2, SentM2, m2_corpus_prf
+from gec_meta.edits.m2scorer import (
     EPSILON, NOOP, SUB, TYPE_NAMES, BoundedLattice, _lattice_edges, build_lattice,
     choose_annotator, m2_sentence, score_annotator,
 )

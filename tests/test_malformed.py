@@ -12,15 +12,15 @@ from typing import ClassVar
 import numpy as np
 import pytest
 
-from gec_meta.aggregation import Default, TrueSkillAggregation, expected_wins_from_wins, load_aggregation
+from gec_meta.meta.aggregation import Default, TrueSkillAggregation, expected_wins_from_wins, load_aggregation
 from gec_meta.data.datasets import load_gjg15, load_gmeg_wiki, load_seeda
 from gec_meta.data.io import read_lines
 from gec_meta.data.judgments import read_judgments
 from gec_meta.data.m2 import parse_m2, read_m2
 from gec_meta.data.refsets import load_refset
 from gec_meta.errors import ConfigError, DataError, GecMetaError, MissingDataError
-from gec_meta.evaluate import MetricOutputError, evaluate
-from gec_meta.meta_eval import UndefinedCorrelationWarning, system_correlations, window_analysis
+from gec_meta.meta.task import MetricOutputError, evaluate
+from gec_meta.meta.evaluation import UndefinedCorrelationWarning, system_correlations, window_analysis
 from gec_meta.metrics.base import Metric
 
 

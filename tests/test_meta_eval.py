@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from gec_meta.data.judgments import RankingItem
-from gec_meta.meta_eval import (
+from gec_meta.meta.evaluation import (
     UndefinedCorrelationWarning,
     pearson,
     sentence_agreement,

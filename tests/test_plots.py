@@ -1,4 +1,4 @@
-"""The data-shaping helpers of ``gec_meta.plots`` against hand-computed values, and the new
+"""The data-shaping helpers of ``gec_meta.report.plots`` against hand-computed values, and the new
 plotting functions writing readable PNGs."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from gec_meta.data.judgments import RankingItem
-from gec_meta.meta_eval import pairwise_agreement, sentence_agreement
-from gec_meta.plots import (
+from gec_meta.meta.evaluation import pairwise_agreement, sentence_agreement
+from gec_meta.report.plots import (
     agreement_rate,
     fit_line,
     plot_grouped_bars,

@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from gec_meta.aggregation import Average, Default, ExpectedWins, expected_wins_from_wins, win_matrix
-from gec_meta.meta_eval import pearson, spearman
-from gec_meta.metrics.errant import Errant
+from gec_meta.meta.aggregation import Average, Default, ExpectedWins, expected_wins_from_wins, win_matrix
+from gec_meta.meta.evaluation import pearson, spearman
+from gec_meta.metrics.edit.errant import Errant
 from gec_meta.metrics.length import Length
 
 WORDS = ["the", "cat", "sat", "on", "a", "mat", "dogs", "runs", "quickly", ".", ",", "and", "is", "are"]

@@ -12,10 +12,10 @@ from gec_meta.data.m2 import GoldEdit  # noqa: E402
 from gec_meta.encoders import Encoder  # noqa: E402
 from gec_meta.encoders.testing import tiny_bert  # noqa: E402
 from gec_meta.errors import ConfigError  # noqa: E402
-from gec_meta.metrics.bertscore import BERTScoreScorer  # noqa: E402
-from gec_meta.metrics.errant import Errant, SentErrant  # noqa: E402
-from gec_meta.metrics.m2 import M2, SentM2  # noqa: E402
-from gec_meta.metrics.pt import PTErrant, PTM2, SelfScorer, SentPTErrant, SentPTM2, apply_edit, edit_weights  # noqa: E402
+from gec_meta.metrics.neural.bertscore import BERTScoreScorer  # noqa: E402
+from gec_meta.metrics.edit.errant import Errant, SentErrant  # noqa: E402
+from gec_meta.metrics.edit.m2 import M2, SentM2  # noqa: E402
+from gec_meta.metrics.edit.pt import PTErrant, PTM2, SelfScorer, SentPTErrant, SentPTM2, apply_edit, edit_weights  # noqa: E402
 
 SOURCES = ["the cat sit on the mat .", "they play the important role in our life ."]
 # annotator 0: "sit" -> "sits"; "the" -> "an"

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from gec_meta.report import Table, emphasis_ranks, render
+from gec_meta.report.tables import Table, emphasis_ranks, render
 
 # Hand-worked example.  Column r (higher is better), shown with 3 decimals:
 #   A 0.900, B 0.800, C 0.9004 -> "0.900" (ties with A as printed), D 0.850
@@ -113,7 +113,7 @@ def test_table_object_renders_every_format_from_one_ranking():
 
 
 def test_single_run_report_states_missing_scores():
-    from gec_meta.report import single_run_markdown
+    from gec_meta.report.tables import single_run_markdown
 
     res = {"metric": "llm_s", "dataset": "seeda", "setting": "base", "signature": "sig",
            "system": {"TS_sent": {"pearson": 0.5, "spearman": 0.4}},

@@ -17,12 +17,12 @@ from types import MappingProxyType
 import numpy as np
 import pytest
 
-from gec_meta.aggregation import Default, TrueSkillAggregation, trueskill_scores
+from gec_meta.meta.aggregation import Default, TrueSkillAggregation, trueskill_scores
 from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import References
-from gec_meta.metrics.green import GREEN
+from gec_meta.metrics.ngram.green import GREEN
 from gec_meta.metrics.length import Length
-from gec_meta.reproduce import Column, Significance, comparison_table, score
+from gec_meta.report.reproduce import Column, Significance, comparison_table, score
 
 REPO = Path(__file__).resolve().parents[1]
 FORMATS = ("md", "csv", "latex")

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from gec_meta.encoders.loading import ModelLoadError
-from gec_meta.metrics.scribendi import Scribendi, levenshtein_distance_ratio, token_sort_ratio
+from gec_meta.metrics.neural.scribendi import Scribendi, levenshtein_distance_ratio, token_sort_ratio
 from gec_meta.models.causal_lm import CausalLM
 from gec_meta.models.loading import resolve
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from gec_meta.aggregation import Average, Default, ExpectedWins, TrueSkillAggregation, trueskill_scores
+from gec_meta.meta.aggregation import Average, Default, ExpectedWins, TrueSkillAggregation, trueskill_scores
 from gec_meta.metrics.base import Metric
-from gec_meta.significance import (bootstrap_correlations, bootstrap_indices, compare_with_best,
+from gec_meta.meta.significance import (bootstrap_correlations, bootstrap_indices, compare_with_best,
                                    confidence_intervals, paired_bootstrap_test, permutation_test,
                                    resampled_system_scores, row_correlations, significance_signature,
                                    trueskill_resampled, williams_test)

@@ -7,8 +7,8 @@ import pytest
 import torch
 
 from gec_meta.encoders.loading import ModelLoadError
-from gec_meta.metrics.impara import IMPARA
-from gec_meta.metrics.some import SOME
+from gec_meta.metrics.neural.impara import IMPARA
+from gec_meta.metrics.neural.some import SOME
 from gec_meta.models.regressors import MeanPooledSimilarity, SequenceRegressor
 
 SRCS = ["this sentences contain gramamtical error .", "this is a sentence .", "this is no change ."]

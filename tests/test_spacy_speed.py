@@ -1,4 +1,4 @@
-"""The spaCy speed-ups (gec_meta/metrics/spacy_speed.py) give the unmodified pipeline's
+"""The spaCy speed-ups (gec_meta/edits/spacy_speed.py) give the unmodified pipeline's
 annotations: matcher semantics on hand-built rulers, lemmas, and whole parses of real text."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 spacy = pytest.importorskip("spacy")
 
-from gec_meta.metrics import spacy_speed  # noqa: E402
+from gec_meta.edits import spacy_speed  # noqa: E402
 
 
 def _annotations(docs):
@@ -163,7 +163,7 @@ def test_spacy_without_torch_keeps_torch_importable():
     pytest.importorskip("torch")
     code = (
         "import sys\n"
-        "from gec_meta.metrics import spacy_speed\n"
+        "from gec_meta.edits import spacy_speed\n"
         "spacy_speed.import_spacy_without_torch()\n"
         "import thinc.compat\n"
         "assert 'torch' not in sys.modules and not thinc.compat.has_torch\n"

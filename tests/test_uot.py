@@ -16,11 +16,12 @@ from gec_meta.encoders import Encoder  # noqa: E402
 from gec_meta.encoders.testing import tiny_bert  # noqa: E402
 from gec_meta.errors import ConfigError  # noqa: E402
 from gec_meta.metrics.base import f_beta  # noqa: E402
-from gec_meta.uot import (  # noqa: E402
-    UOTErrant, UOTSettings, apply_edits, cost_matrix, edit_masses, edit_sentences,
-    transport_counts, transport_plan,
+from gec_meta.metrics.edit.uot import UOTErrant  # noqa: E402
+from gec_meta.metrics.edit.uot_transport import (  # noqa: E402
+    UOTSettings, cost_matrix, edit_masses, transport_counts, transport_plan,
 )
-from gec_meta.uot.search import LAMBDAS, LambdaResult, select_lambda  # noqa: E402
+from gec_meta.metrics.edit.uot_vectors import apply_edits, edit_sentences  # noqa: E402
+from gec_meta.report.lambda_search import LAMBDAS, LambdaResult, select_lambda  # noqa: E402
 
 SRC = "the cat sit on the mat ."
 ONE_EDIT = "the cat sits on the mat ."                  # R:VERB:SVA
@@ -224,22 +225,22 @@ def test_lambda_grid_and_selection_rule():
 
 
 def test_sweep_config_composes():
-    from hydra import compose, initialize_config_dir
+    from hydra import compose, initialize_config_module
 
-    from gec_meta.api import CONF_DIR
+    from gec_meta.config import CONFIG_MODULE
 
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+    with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
         cfg = compose("config", overrides=["experiment=uot_lambda_search"], return_hydra_config=True)
     grid = [float(x) for x in str(cfg.hydra.sweeper.params["metric.reg_m"]).split(",")]
     assert grid == list(LAMBDAS)
     assert cfg.metric._target_.endswith("UOTErrant") and cfg.dataset._target_.endswith("load_gjg15")
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+    with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
         cfg = compose("config", overrides=["experiment=uot_ablations", "uot_setting=fluency_ne_fluency"])
     assert cfg.dataset.setting == "fluency" and cfg.refset.name == "ne_fluency"
 
 
 def test_batched_solver_equals_pot_per_problem():
-    from gec_meta.uot.transport import transport_plans_batched
+    from gec_meta.metrics.edit.uot_transport import transport_plans_batched
 
     rng = np.random.default_rng(3)
     problems = []

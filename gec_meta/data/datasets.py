@@ -15,9 +15,9 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ..errors import ConfigError, DataError, MissingDataError
-from .io import read_lines
-from .judgments import RankingItem, read_judgments
+from gec_meta.errors import ConfigError, DataError, MissingDataError
+from gec_meta.data.io import read_lines
+from gec_meta.data.judgments import RankingItem, read_judgments
 
 CONLL14_SIZE = 1312
 
@@ -83,7 +83,7 @@ class Dataset:
         return len(self.sources)
 
     def signature(self) -> str:
-        from ..signature import component
+        from gec_meta.meta.signature import component
 
         return component(self.name, {"setting": self.setting, **self.options})
 
@@ -384,6 +384,6 @@ def load_dataset(name: str, root: str | Path | None = None, **options) -> Datase
 
 def default_root() -> Path:
     """``$GEC_META_DATA``, else ``data/`` in the project checkout, else ``./data``."""
-    from .fetch import default_data_dir
+    from gec_meta.data.fetch import default_data_dir
 
     return default_data_dir()

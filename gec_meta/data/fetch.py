@@ -1,10 +1,12 @@
 """Install the benchmark data (``make data``): copy or download every manifest file and verify it.
 
 The project never commits benchmark data. It reads it from a data directory (env
-``GEC_META_DATA``, default ``<repo root>/data``) that this module fills, from one of two sources:
+``GEC_META_DATA``, else ``./data`` if it exists, else the per-user folder
+``~/.local/share/gec-meta``) that this module fills (``gec-meta data`` or ``make data``), from
+one of two sources:
 
-1. a **local mirror** with the same layout (``--mirror DIR``; when it is not given and
-   ``<repo root>/../shared/data`` exists, that folder is used), or
+1. a **local mirror** with the same layout (``--mirror DIR``, or env ``GEC_META_MIRROR``;
+   ``make data`` passes ``../shared/data`` when it exists), or
 2. the **public source repositories at pinned commits**: each file is downloaded from
    ``https://raw.githubusercontent.com/<owner>/<repo>/<commit>/<path>``; files that are
    gzip-compressed upstream (``.gz``) are decompressed on the fly.
@@ -52,6 +54,7 @@ DEFAULT_MANIFEST = PACKAGE_DIR / "manifest.tsv"
 RAW_BASE_URL = "https://raw.githubusercontent.com"
 MARKER_NAME = ".gec_meta_data_ok"
 ENV_DATA_DIR = "GEC_META_DATA"
+ENV_MIRROR_DIR = "GEC_META_MIRROR"
 RERUN_HINT = "re-run make data"
 DERIVED = "derived"
 _CHUNK = 1 << 16
@@ -242,37 +245,29 @@ def manifest_digest(manifest_path: Path | None = None) -> str:
 # Locations
 # --------------------------------------------------------------------------------------------
 
-def _source_checkout_root() -> Path | None:
-    """The repository root when running from a source checkout (or editable install), else None."""
-    root = PACKAGE_DIR.parent.parent
-    if "site-packages" in root.parts or "dist-packages" in root.parts:
-        return None
-    if (root / "pyproject.toml").is_file() or (root / ".git").exists():
-        return root
-    return None
+def user_data_dir() -> Path:
+    """The per-user data folder: ``$XDG_DATA_HOME/gec-meta`` (default ``~/.local/share/gec-meta``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base).expanduser() / "gec-meta"
 
 
 def default_data_dir() -> Path:
-    """The data directory: env ``GEC_META_DATA``, else ``<repo root>/data``.
+    """The data directory: ``$GEC_META_DATA``, else ``./data`` if it exists (a checkout, where
+    ``make data`` fills it), else the per-user folder (:func:`user_data_dir`).
 
-    The repo root is the parent of the ``gec_meta`` package. For an installed (non-editable)
-    package there is no repo root, so the fallback is ``./data``.
+    Nothing here looks at where the package is installed: an installed wheel and a checkout
+    find the data the same way.
     """
     env = os.environ.get(ENV_DATA_DIR)
     if env:
         return Path(env).expanduser()
-    root = _source_checkout_root()
-    return (root / "data") if root is not None else Path("data")
-
-
-def default_mirror_dir() -> Path | None:
-    """``<repo root>/../shared/data`` when running from a source checkout, else None."""
-    root = _source_checkout_root()
-    return None if root is None else root.parent / "shared" / "data"
+    local = Path("data")
+    return local if local.is_dir() else user_data_dir()
 
 
 def resolve_mirror(mirror: Path | str | None, use_default: bool = True) -> Path | None:
-    """Pick the mirror to copy from: ``mirror`` if given, else the default one if it exists.
+    """Pick the mirror to copy from: ``mirror`` if given, else ``$GEC_META_MIRROR`` if it is a
+    directory (``use_default``), else None (the public sources).
 
     An explicitly given mirror that is not a directory is an error (:class:`NoSourceError`),
     since silently going online instead would surprise an offline user.
@@ -283,9 +278,9 @@ def resolve_mirror(mirror: Path | str | None, use_default: bool = True) -> Path 
             raise NoSourceError(f"mirror {path} is not a directory")
         return path
     if use_default:
-        default = default_mirror_dir()
-        if default is not None and default.is_dir():
-            return default
+        default = os.environ.get(ENV_MIRROR_DIR)
+        if default and Path(default).expanduser().is_dir():
+            return Path(default).expanduser()
     return None
 
 
@@ -657,15 +652,16 @@ def fetch_data(dest: Path, mirror: Path | str | None = None, *,
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m gec_meta.data.fetch``."""
     parser = argparse.ArgumentParser(
-        prog="python -m gec_meta.data.fetch",
+        prog="gec-meta data",
         description="Install (copy or download) and verify the gec-meta benchmark data.")
     parser.add_argument("--dest", type=Path, default=None,
-                        help="data directory to fill (default: $GEC_META_DATA or <repo>/data)")
+                        help="data directory to fill (default: $GEC_META_DATA, else ./data if it exists, "
+                             "else ~/.local/share/gec-meta)")
     parser.add_argument("--mirror", default=None,
-                        help="local mirror with the same layout (default: <repo>/../shared/data "
-                             "if it exists, else download from GitHub)")
+                        help="local mirror with the same layout (default: $GEC_META_MIRROR if set, "
+                             "else download from the public repositories)")
     parser.add_argument("--no-mirror", action="store_true",
-                        help="ignore the default mirror and download from GitHub")
+                        help="ignore $GEC_META_MIRROR and download from the public repositories")
     parser.add_argument("--verify-only", action="store_true",
                         help="only verify DEST against the manifest; copy nothing")
     parser.add_argument("--manifest", type=Path, default=None,

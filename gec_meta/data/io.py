@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from ..errors import DataError, MissingDataError
+from gec_meta.errors import DataError, MissingDataError
 
 
 def normalise(line: str) -> str:

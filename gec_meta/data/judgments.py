@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import DataError, MissingDataError
+from gec_meta.errors import DataError, MissingDataError
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def read_judgments(path: str | Path, index_base: int) -> tuple[RankingItem, ...]
     path = Path(path)
     if not path.is_file():
         raise MissingDataError(f"{path}: no such file (run `make data` or set GEC_META_DATA)")
-    from ..cache import cached_parse, source_tag
+    from gec_meta.cache import cached_parse, source_tag
 
     return cached_parse(source_tag(__file__, "judgments", str(index_base)), path.read_bytes(),
                         lambda: _parse_judgments(path, index_base))

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Literal, Sequence
 
-from ..errors import DataError, MissingDataError
-from .io import normalise
+from gec_meta.errors import DataError, MissingDataError
+from gec_meta.data.io import normalise
 
 NOOP_TYPES = frozenset({"noop"})
 
@@ -163,7 +163,7 @@ def read_m2(path: str | Path, expected: int | None = None) -> tuple[M2Sentence, 
         raise DataError(
             f"not valid UTF-8 ({exc.reason})", path, raw[: exc.start].count(b"\n") + 1
         ) from None
-    from ..cache import cached_parse, source_tag
+    from gec_meta.cache import cached_parse, source_tag
 
     sentences = cached_parse(source_tag(__file__, "m2"), raw, lambda: parse_m2(text, path))
     if expected is not None and len(sentences) != expected:

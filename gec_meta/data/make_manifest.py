@@ -23,8 +23,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from gec_meta.data.fetch import (DEFAULT_MANIFEST, DERIVED, DERIVED_TABLES, default_mirror_dir,
-                                 sha256_file)
+from gec_meta.data.fetch import (DEFAULT_MANIFEST, DERIVED, DERIVED_TABLES, sha256_file)
 
 GRAMMATICAL = ("grammatical/evaluation", "08cdad84ffae07dfa167e3e45d77a96e0e01a160")
 GECMETRICS = ("nusnlp/gecmetrics", "33069867516b4da9a59b5145d00250941fb00bec")
@@ -120,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     """Write the manifest; return 0 on success."""
     parser = argparse.ArgumentParser(prog="python -m gec_meta.data.make_manifest",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mirror", type=Path, default=default_mirror_dir(),
+    parser.add_argument("--mirror", type=Path, default=Path("../shared/data"),
                         help="data mirror to describe (default: <repo>/../shared/data)")
     parser.add_argument("--out", type=Path, default=DEFAULT_MANIFEST,
                         help="manifest to write (default: %(default)s)")

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from ..errors import ConfigError, DataError
-from .datasets import CONLL14_SIZE, Dataset
-from .io import read_lines
-from .m2 import GoldEdit, M2Sentence, annotator_references, read_m2
+from gec_meta.errors import ConfigError, DataError
+from gec_meta.data.datasets import CONLL14_SIZE, Dataset
+from gec_meta.data.io import read_lines
+from gec_meta.data.m2 import GoldEdit, M2Sentence, annotator_references, read_m2
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class References:
     sources: tuple[str, ...] | None = field(default=None, repr=False)
 
     def signature(self) -> str:
-        from ..signature import component
+        from gec_meta.meta.signature import component
 
         return component(self.name, {**self.options, "nrefs": len(self.names)})
 
@@ -93,7 +93,7 @@ def extracted_gold_edits(
     Returns:
         shape (R, N) of gold-edit tuples.
     """
-    from ..metrics.errant import _EXTRACTOR, IGNORED_TYPES
+    from gec_meta.metrics.edit.errant import _EXTRACTOR, IGNORED_TYPES
 
     N = len(sources)
     flat = _EXTRACTOR.extract([(sources[n], ref[n]) for ref in texts for n in range(N)])

@@ -1,6 +1,6 @@
 """Pretrained text encoders (hidden states of one transformer layer), batched and cached."""
 
-from .encoder import Encoder, TokenEmbeddings
-from .loading import ModelLoadError, resolve_model
+from gec_meta.encoders.encoder import Encoder, TokenEmbeddings
+from gec_meta.encoders.loading import ModelLoadError, resolve_model
 
 __all__ = ["Encoder", "TokenEmbeddings", "ModelLoadError", "resolve_model"]

@@ -34,10 +34,10 @@ from typing import Sequence
 
 import numpy as np
 
-from ..cache import ArrayStore, text_hash
-from ..errors import ConfigError
-from .batching import length_batches, unique
-from .loading import ModelSource, load_pretrained, resolve_model
+from gec_meta.cache import ArrayStore, text_hash
+from gec_meta.errors import ConfigError
+from gec_meta.encoders.batching import length_batches, unique
+from gec_meta.encoders.loading import ModelSource, load_pretrained, resolve_model
 
 POOLINGS = ("mean", "cls")
 STORE_DTYPE = np.float32

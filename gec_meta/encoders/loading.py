@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import GecMetaError
+from gec_meta.errors import GecMetaError
 
 PKG_PREFIX = "pkg://"
 

@@ -38,8 +38,8 @@ import urllib.request
 from dataclasses import asdict, dataclass, field, replace
 from typing import Sequence
 
-from ..cache import KeyValueStore, text_hash
-from ..errors import ConfigError, GecMetaError
+from gec_meta.cache import KeyValueStore, text_hash
+from gec_meta.errors import ConfigError, GecMetaError
 
 Messages = Sequence[dict]
 
@@ -266,7 +266,7 @@ class TransformersChat(ChatBackend):
                  config_key: str = "llm", model_obj=None, tokenizer_obj=None):
         super().__init__(model, temperature, seed, max_new_tokens, system_prompt,
                          use_cache and model_obj is None, flush_every, config_key, structured)
-        from ..models.loading import ModelRef, resolve
+        from gec_meta.models.loading import ModelRef, resolve
 
         self.threads = threads
         self.reuse_prefix = bool(reuse_prefix)
@@ -278,7 +278,7 @@ class TransformersChat(ChatBackend):
             self.ref = resolve(model, f"{config_key}.model")
 
     def model_identity(self) -> str:
-        from ..models.loading import package_version
+        from gec_meta.models.loading import package_version
 
         return (f"{self.ref.identity}|transformers:{package_version('transformers')}"
                 f"|torch:{package_version('torch')}")
@@ -288,7 +288,7 @@ class TransformersChat(ChatBackend):
         if self._tokenizer is None:
             from transformers import AutoTokenizer
 
-            from ..models.loading import load
+            from gec_meta.models.loading import load
 
             self._tokenizer = load(AutoTokenizer, self.ref, f"{self.config_key}.model", "tokenizer")
         if not getattr(self._tokenizer, "chat_template", None):
@@ -302,7 +302,7 @@ class TransformersChat(ChatBackend):
             import torch
             from transformers import AutoModelForCausalLM
 
-            from ..models.loading import load
+            from gec_meta.models.loading import load
 
             n = _threads(self.threads)
             if n:

@@ -33,11 +33,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from ..cache import text_hash
-from ..errors import ConfigError
+from gec_meta.cache import text_hash
+from gec_meta.config import config_root
+from gec_meta.errors import ConfigError
 
-#: ``conf/llm/prompts`` of the source checkout.
-PROMPT_DIR = Path(__file__).resolve().parents[2] / "conf" / "llm" / "prompts"
+#: ``conf/llm/prompts``, installed with the configs (``gec_meta.conf``).
+PROMPT_DIR = config_root() / "llm" / "prompts"
 
 #: The arrow of the edit notation (SEEDA's edit-annotation files and the LLM-E prompt).
 EDIT_ARROW = "\u2192"
@@ -126,7 +127,7 @@ def mark_edits(source: str, edits: Sequence[tuple]) -> str:
     Args:
         source: the tokenised source sentence.
         edits: ERRANT edit tuples (o_start, o_end, c_start, c_end, o_str, c_str, type) of
-            (source, target) (:func:`gec_meta.metrics.errant.ErrantExtractor.extract`); noop
+            (source, target) (:func:`gec_meta.metrics.edit.errant.ErrantExtractor.extract`); noop
             edits are ignored.
     """
     tokens = source.split()

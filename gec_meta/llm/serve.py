@@ -19,7 +19,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from .backends import ChatBackend, Decoding
+from gec_meta.llm.backends import ChatBackend, Decoding
 
 
 class ChatCompletionsServer:
@@ -145,7 +145,7 @@ class ChatCompletionsServer:
 def main(argv=None) -> None:
     import os
 
-    from .backends import TransformersChat
+    from gec_meta.llm.backends import TransformersChat
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", required=True, help="hub id, folder, .gguf file or pkg://...")

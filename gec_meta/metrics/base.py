@@ -72,7 +72,7 @@ class Metric(abc.ABC):
         statistics depend on the whole system set (GoToScorer's correction-difficulty weights,
         Gotou et al. 2020) return a copy that carries that set's identity in its
         :meth:`cache_key`; metrics read from score files (``from_files``) look up the systems
-        by name.  Called by :func:`gec_meta.evaluate.compute_statistics` before the cache
+        by name.  Called by :func:`gec_meta.meta.task.compute_statistics` before the cache
         lookup; arguments as in :meth:`statistics`, plus ``systems`` (names, shape (S,)) when
         the caller knows them.
         """
@@ -146,7 +146,7 @@ class Metric(abc.ABC):
 
     def signature(self) -> str:
         """Description of this metric for result signatures, e.g. ``errant(beta=0.5,v=1)``."""
-        from ..signature import component
+        from gec_meta.meta.signature import component
 
         return component(self.name, {**self.options(), "v": self.version})
 

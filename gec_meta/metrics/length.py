@@ -12,7 +12,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .base import Metric
+from gec_meta.metrics.base import Metric
 
 
 @dataclass(frozen=True)

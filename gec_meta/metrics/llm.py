@@ -4,7 +4,7 @@ State-of-the-Art Evaluator for Grammatical Error Correction", §2.1, Appendices 
 An LLM reads a prompt with the source sentence in its essay context and up to five corrections
 ("targets") and answers a 1–5 score for each target as JSON.  LLM-S shows the targets as
 sentences, LLM-E shows each with its edits marked (``[orig→corr]``, edits from ERRANT through
-:class:`gec_meta.metrics.errant.ErrantExtractor` and its cache).  Criterion variants append
+:class:`gec_meta.metrics.edit.errant.ErrantExtractor` and its cache).  Criterion variants append
 one sentence to the prompt (LLM-E: ``difficulty``, ``impact``; LLM-S: ``grammaticality``,
 ``fluency``, ``meaning``); see ``conf/llm/prompts/README.md``.
 
@@ -62,11 +62,11 @@ from typing import ClassVar, Sequence
 import numpy as np
 from tqdm.auto import tqdm
 
-from ..cache import text_hash
-from ..errors import ConfigError, GecMetaError, MissingDataError
-from ..llm.parsing import SCORE_MIN, answer_schema, parse_answer
-from ..llm.prompts import Context, PromptTemplate, corpus_context, mark_edits
-from .base import Metric
+from gec_meta.cache import text_hash
+from gec_meta.errors import ConfigError, GecMetaError, MissingDataError
+from gec_meta.llm.parsing import SCORE_MIN, answer_schema, parse_answer
+from gec_meta.llm.prompts import Context, PromptTemplate, corpus_context, mark_edits
+from gec_meta.metrics.base import Metric
 
 #: At most five targets per prompt (Kobayashi et al. 2024a, App. A: "N takes values from 1 to 5").
 MAX_TARGETS = 5
@@ -239,7 +239,7 @@ class LLMEvaluator(Metric):
         if not self.context or self.context == "none":
             return None
         if self.context == "conll14":
-            from ..data.datasets import default_root
+            from gec_meta.data.datasets import default_root
 
             path = Path(default_root()) / CONLL14_SOURCE
         else:
@@ -260,7 +260,7 @@ class LLMEvaluator(Metric):
         path = self._context_path()
         if path is None:
             return [Context()] * len(sources)
-        from ..data.io import read_lines
+        from gec_meta.data.io import read_lines
 
         out, missing = corpus_context(sources, read_lines(path))
         self.run_log.no_context = missing
@@ -478,7 +478,7 @@ class LLMEdit(LLMEvaluator):
     criteria: ClassVar[tuple[str, ...]] = ("difficulty", "impact")
 
     def prepare(self, pairs: Sequence[tuple[str, str]]) -> None:
-        from .errant import _EXTRACTOR
+        from gec_meta.metrics.edit.errant import _EXTRACTOR
 
         edits = _EXTRACTOR.extract(list(pairs))
         object.__setattr__(self, "_edits", dict(zip(pairs, edits)))

@@ -3,8 +3,8 @@ content-addressed result store."""
 
 from __future__ import annotations
 
-from ..cache import KeyValueStore
-from .loading import ModelRef, package_version, resolve
+from gec_meta.cache import KeyValueStore
+from gec_meta.models.loading import ModelRef, package_version, resolve
 
 
 class CachedModel:

@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..encoders.loading import PKG_PREFIX, ModelLoadError, hub_offline, package_path, resolve_model
+from gec_meta.encoders.loading import PKG_PREFIX, ModelLoadError, hub_offline, package_path, resolve_model
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,10 @@ from typing import Sequence
 
 import numpy as np
 
-from ..cache import text_hash
-from ..encoders.batching import length_batches, unique
-from .cached import CachedModel
-from .loading import load
+from gec_meta.cache import text_hash
+from gec_meta.encoders.batching import length_batches, unique
+from gec_meta.models.cached import CachedModel
+from gec_meta.models.loading import load
 
 
 class _Base(CachedModel):

@@ -1,0 +1,179 @@
+"""``gec-meta``: score and rank your own systems, and inspect edits.
+
+    gec-meta score --src SRC --hyp SYS1.txt SYS2.txt --ref REF.m2 --metric m2
+    gec-meta score --src SRC --hyp A B --ref R1 R2 --metric pt_m2 -c encoder=minilm --aggregation trueskill --json
+    gec-meta rank  --src SRC --hyp A B C --ref R1 R2 --metric gleu_corrected --aggregation default trueskill
+    gec-meta errant-types --src SRC --hyp SYS.txt --ref R1 R2 [--cat 3]
+    gec-meta uot-align --dataset seeda --system GPT-3.5 --sentence 12 [--encoder minilm]
+    gec-meta data [--dest DIR] [--mirror DIR]     # fetch the benchmarks (sha256-verified)
+
+System names are the hypothesis file names without extension.  ``--ref`` takes plain-text
+references (one file per annotator) or one M2 file (all its annotators; gold edits for M2-based
+metrics, and texts with M2 semantics — an annotator without lines in a sentence falls back to
+annotator 0).  Hydra overrides of other config groups go in ``-c`` (``-c encoder=minilm``), metric
+fields in ``-m`` (``-m beta=1.0``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+
+from gec_meta.meta.aggregation import load_aggregation
+from gec_meta.data.io import check_same_length, read_lines
+from gec_meta.data.m2 import annotator_references, read_m2
+from gec_meta.data.refsets import References
+from gec_meta.errors import GecMetaError
+from gec_meta.meta.task import compute_statistics
+
+
+def read_references(paths: Sequence[str], num_sentences: int) -> References:
+    """Text references (one file each) or a single M2 file, shape (R, N)."""
+    if len(paths) == 1 and paths[0].endswith(".m2"):
+        sents = read_m2(paths[0], expected=num_sentences)
+        annotators = tuple(sorted({a for s in sents for a in s.annotators})) or (0,)
+        texts = annotator_references(sents, annotators, "annotator0")
+        gold = tuple(
+            tuple(s.edits_of(a) if a in s.annotators else s.edits_of(annotators[0]) for s in sents)
+            for a in annotators
+        )
+        return References(Path(paths[0]).name, tuple(f"annotator{a}" for a in annotators), texts, gold)
+    if any(p.endswith(".m2") for p in paths):
+        raise GecMetaError("--ref: give either one M2 file or plain-text reference files, not both")
+    texts = tuple(read_lines(p, expected=num_sentences) for p in paths)
+    return References("files", tuple(Path(p).name for p in paths), texts, None)
+
+
+def _parse_value(v: str):
+    try:
+        return json.loads(v)
+    except ValueError:
+        return v
+
+
+def _score(args) -> dict:
+    from gec_meta.api import load_metric
+
+    sources = read_lines(args.src)
+    names = [Path(h).stem for h in args.hyp]
+    if len(set(names)) != len(names):
+        raise GecMetaError(f"--hyp: two systems share a file name: {names}")
+    hyps = [read_lines(h) for h in args.hyp]
+    check_same_length({args.src: sources, **dict(zip(args.hyp, hyps))})
+    options = dict(kv.split("=", 1) for kv in args.metric_option)
+    metric = load_metric(args.metric, *args.config, **{k: _parse_value(v) for k, v in options.items()})
+    refs = None
+    if metric.needs_references:
+        if not args.ref:
+            raise GecMetaError(f"metric {args.metric} needs references (--ref)")
+        refs = read_references(args.ref, len(sources)).for_metric(getattr(metric, "reference_kind", "text"))
+    metric = metric.bind(sources, hyps, refs or (), systems=names)
+    stats = compute_statistics(metric, sources, hyps, refs, systems=names, bind=False)
+    out: dict = {"metric": metric.signature(), "systems": {}}
+    for agg_name in args.aggregation:
+        scores = load_aggregation(agg_name)(metric, stats)
+        for name, score in zip(names, scores):
+            out["systems"].setdefault(name, {})[agg_name] = float(score)
+    if hasattr(metric, "corpus_stats"):
+        p, r, f = metric.prf(metric.corpus_stats(stats))
+        for k, name in enumerate(names):
+            out["systems"][name].update(precision=float(p[k]), recall=float(r[k]), f=float(f[k]))
+    first = args.aggregation[0]
+    out["ranking"] = sorted(names, key=lambda s: -out["systems"][s][first])
+    return out
+
+
+def _print_table(out: dict, aggregations: Sequence[str]) -> None:
+    cols = list(aggregations)
+    has_prf = any("precision" in v for v in out["systems"].values())
+    header = ["rank", "system", *cols] + (["P", "R", "F"] if has_prf else [])
+    rows = []
+    for rank, name in enumerate(out["ranking"], start=1):
+        v = out["systems"][name]
+        cells = [str(rank), name, *(f"{v[c]:.4f}" for c in cols)]
+        if has_prf:
+            cells += [f"{v['precision']:.4f}", f"{v['recall']:.4f}", f"{v['f']:.4f}"]
+        rows.append(cells)
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    print(f"# {out['metric']}")
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+
+
+def _errant_types(args) -> dict:
+    from gec_meta.report.error_types import errant_by_type
+
+    sources = read_lines(args.src)
+    hyp = read_lines(args.hyp, expected=len(sources))
+    refs = read_references(args.ref, len(sources)).texts
+    return errant_by_type(sources, hyp, refs, beta=args.beta, level=args.cat)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="gec-meta", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="command", required=True)
+    for cmd in ("score", "rank"):
+        p = sub.add_parser(cmd, help="score systems" if cmd == "score" else "rank systems")
+        p.add_argument("--src", required=True, help="tokenised source sentences, one per line")
+        p.add_argument("--hyp", required=True, nargs="+", help="one file per system")
+        p.add_argument("--ref", nargs="*", default=[], help="reference files, or one M2 file")
+        p.add_argument("--metric", default="m2", help="a config of conf/metric (m2, errant, pt_m2, ...)")
+        p.add_argument("--aggregation", nargs="+", default=["default"],
+                       help="default, average, trueskill, expected_wins (the first ranks)")
+        p.add_argument("-c", "--config", action="append", default=[], help="Hydra override, e.g. encoder=minilm")
+        p.add_argument("-m", "--metric-option", action="append", default=[], help="metric field, e.g. beta=1.0")
+        p.add_argument("--json", action="store_true", help="print JSON")
+    p = sub.add_parser("errant-types", help="ERRANT P/R/F per error type (errant_compare -cat)")
+    p.add_argument("--src", required=True)
+    p.add_argument("--hyp", required=True)
+    p.add_argument("--ref", nargs="+", required=True)
+    p.add_argument("--cat", type=int, default=3, choices=[1, 2, 3])
+    p.add_argument("--beta", type=float, default=0.5)
+    p.add_argument("--json", action="store_true")
+    sub.add_parser("uot-align", add_help=False,
+                   help="UOT-ERRANT transport plan of one sentence (printed and as a PNG heatmap)")
+    sub.add_parser("data", add_help=False,
+                   help="fetch the benchmark data into $GEC_META_DATA or the per-user data folder "
+                        "(from --mirror DIR or the public sources, sha256-verified)")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["uot-align"]:
+        from gec_meta.cli.uot_align import main as uot_main
+
+        return uot_main(argv[1:])
+    if argv[:1] == ["data"]:
+        from gec_meta.data.fetch import main as data_main
+
+        return data_main(argv[1:])
+    args = ap.parse_args(argv)
+    try:
+        if args.command in ("score", "rank"):
+            out = _score(args)
+            if args.json:
+                print(json.dumps(out, indent=1))
+            elif args.command == "rank":
+                for agg in args.aggregation:
+                    order = sorted(out["systems"], key=lambda s: -out["systems"][s][agg])
+                    print(f"{agg:>14}: " + " > ".join(order))
+            else:
+                _print_table(out, args.aggregation)
+        else:
+            out = _errant_types(args)
+            if args.json:
+                print(json.dumps(out, indent=1))
+            else:
+                print(f"{'type':<14}{'TP':>7}{'FP':>7}{'FN':>7}{'P':>9}{'R':>9}{'F' + str(args.beta):>9}")
+                for t, v in out.items():
+                    print(f"{t:<14}{v['tp']:>7}{v['fp']:>7}{v['fn']:>7}{v['p']:>9.4f}{v['r']:>9.4f}{v['f']:>9.4f}")
+    except GecMetaError as exc:
+        print(f"gec-meta: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

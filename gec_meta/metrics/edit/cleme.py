@@ -1,0 +1,357 @@
+"""CLEME (Ye et al., EMNLP 2023, "CLEME: Debiasing Multi-reference Evaluation for
+Grammatical Error Correction"): chunk-level evaluation with length weighting.
+
+**Chunk partition** (Ye et al. 2023, §3.1).  The ERRANT edits of the hypothesis and of every
+reference are pooled; their source intervals are merged whenever they overlap or touch
+(start <= previous end).  The source is then cut into *corrected* chunks (a merged interval),
+*dummy* chunks (an empty merged interval: an insertion point) and *unchanged* chunks (the
+stretches in between), the same cut for every correction.  A correction's chunk is *edited*
+when it has an edit inside that interval; its text is the slice of the correction aligned to
+the interval (through the source-to-target token map of its own edits).
+
+**Counting** (Ye et al. 2023, §3.2), with H the hypothesis chunk and R_k the references':
+
+* ``dependent`` (one count per reference): H edited -> TP if H == R_k else FP; H unedited ->
+  FN if H != R_k else TN.  The best reference is chosen per sentence.
+* ``independent`` (one count over all references): H edited -> TP if H equals some R_k,
+  else FP; H unedited -> FN if *every* reference edited that chunk, else TN.  The statistics
+  are repeated on the reference axis.
+
+**Length weighting** (Ye et al. 2023, Eq. 4-5): a chunk of length l = max(|src|, |tgt|) (the
+hypothesis chunk) weighs ``clip(alpha / (1 + (alpha - 1) * exp(-(l - c))), min, max)``, or with
+``exp(+(l - c))`` when reversed (FP: longer wrong edits cost less), where the bias c is the mean
+length of the edited reference chunks over the whole corpus (per system: the partition depends
+on the hypothesis).  TN always weighs 1.  Defaults: the settings of the UOT-ERRANT paper (Goto
+et al. 2025, §4.1 "the scale factors and thresholds for TP, FP, and FN follow Ye et al."):
+TP alpha 10, [2.5, 10]; FP alpha 10, [0.25, 1.0], reversed; FN alpha 2, [0.75, 1.25]
+(CLEME's SentCLEME-independent TP/FP settings and its corpus FN setting).
+
+**Scores**: F0.5 (P = 1 without proposals, R = 1 without gold, CLEME's ``compute_f``).  At
+sentence level CLEME rounds P, R, F and accuracy to 4 decimals and chooses the reference by F,
+then P, then R, then the *lower* accuracy (the sentence scorer used by UOT-ERRANT's CLEME
+wrapper); ``level = sentence`` makes the corpus score the mean sentence F (SentCLEME, what the
+UOT-ERRANT paper reports), ``level = corpus`` accumulates the weighted counts (CLEME's corpus
+scorer).
+
+Quirks of the official implementation kept: empty references are ignored when there are at
+least two references (its "Ignore empty reference"); edits of type noop/UNK are dropped (as in
+the harness's ERRANT).  Not kept: the official code can drop an *empty hypothesis* in the
+same loop; here the hypothesis is always scored.
+
+Statistics: shape (S, N, R, 4), last axis (tp, fp, fn, tn), length-weighted.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar, Sequence
+
+import numpy as np
+
+from gec_meta.errors import ConfigError
+from gec_meta.metrics.base import f_beta
+from gec_meta.metrics.edit.core import EditMetric
+from gec_meta.metrics.edit.errant import IGNORED_TYPES, ErrantExtractor
+
+_EXTRACTOR = ErrantExtractor()
+
+# (o_start, o_end, c_start, c_end) of one edit.
+Span = tuple[int, int, int, int]
+
+
+def token_map(num_src: int, edits: Sequence[Span]) -> dict[int, int]:
+    """Source position -> target position of one correction (CLEME's ``map_parallel``).
+
+    Positions outside edits advance together; an edit maps its start and end to the target
+    interval's start and end.
+
+    Args:
+        num_src: number of source tokens T.
+        edits: sorted by o_start.
+
+    Returns:
+        a map defined on 0..T (T + 1 positions).
+    """
+    mapping: dict[int, int] = {}
+    s = t = 0
+    for o0, o1, c0, c1 in edits:
+        mapping[o0], mapping[o1] = c0, c1
+        while s < o0:
+            mapping[s] = t
+            s += 1
+            t += 1
+        s, t = o1, c1
+    while s <= num_src:
+        mapping[s] = t
+        s += 1
+        t += 1
+    return mapping
+
+
+def merged_intervals(edit_lists: Sequence[Sequence[Span]]) -> list[tuple[int, int]]:
+    """Source intervals of all corrections' edits, merged when they overlap or touch."""
+    merged: list[list[int]] = []
+    for o0, o1, _, _ in sorted((e for edits in edit_lists for e in edits), key=lambda e: e[0]):
+        if merged and o0 <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], o1)
+        else:
+            merged.append([o0, o1])
+    return [(a, b) for a, b in merged]
+
+
+def chunk_intervals(num_src: int, merged: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The chunk cut of the source: unchanged stretches, corrected and dummy intervals."""
+    out: list[tuple[int, int]] = []
+    pos = 0
+    for a, b in merged:
+        if pos < a:
+            out.append((pos, a))
+        out.append((a, b))
+        pos = max(pos, b)
+    if pos < num_src:
+        out.append((pos, num_src))
+    return out
+
+
+@dataclass(frozen=True)
+class ChunkText:
+    """One correction's chunk: its text (target tokens) and whether it edits the source."""
+
+    tokens: tuple[str, ...]
+    edited: bool
+    src_len: int
+
+    @property
+    def length(self) -> int:
+        """CLEME's chunk length: max(|source tokens|, |target tokens|)."""
+        return max(self.src_len, len(self.tokens))
+
+
+def partition(
+    source: str, corrections: Sequence[tuple[str, Sequence[Span]]]
+) -> list[list[ChunkText]]:
+    """Chunk sequences of several corrections of one source (Ye et al. 2023, §3.1).
+
+    Args:
+        source: tokenised source.
+        corrections: (tokenised target, its edits) for every correction, shape (C,).
+
+    Returns:
+        shape (C, K): K chunks per correction, the same cut for all.
+    """
+    src = source.split()
+    edit_lists = [sorted(edits, key=lambda e: e[0]) for _, edits in corrections]
+    merged = merged_intervals(edit_lists)
+    cut = chunk_intervals(len(src), merged)
+    out = []
+    for (target, _), edits in zip(corrections, edit_lists):
+        tgt = target.split()
+        mapping = token_map(len(src), edits)
+        edited_intervals: set[tuple[int, int]] = set()
+        for o0, o1, _, _ in edits:
+            for a, b in merged:
+                if a <= o0 and o1 <= b:
+                    edited_intervals.add((a, b))
+                    break
+        chunks = []
+        for a, b in cut:
+            if (a, b) in edited_intervals:
+                t0 = 0 if a == 0 else mapping[a - 1] + 1
+                t1 = mapping[b]
+            else:
+                t0 = mapping[a]
+                t1 = 0 if b == 0 else mapping[b - 1] + 1
+            chunks.append(ChunkText(tuple(tgt[t0:t1]), (a, b) in edited_intervals, b - a))
+        out.append(chunks)
+    return out
+
+
+@dataclass(frozen=True)
+class LengthWeight:
+    """CLEME's sigmoid length weight (Ye et al. 2023, Eq. 4-5).
+
+    Fields:
+        alpha: scale factor; min_value / max_value: clip range; reverse: longer -> lighter.
+    """
+
+    alpha: float
+    min_value: float
+    max_value: float
+    reverse: bool = False
+
+    def __call__(self, length: int, bias: float) -> float:
+        x = (length - bias) if self.reverse else -(length - bias)
+        w = self.alpha / (1.0 + (self.alpha - 1.0) * math.exp(x))
+        return float(min(max(w, self.min_value), self.max_value))
+
+
+def _round4(x: np.ndarray) -> np.ndarray:
+    return np.round(x, 4)
+
+
+@dataclass(frozen=True)
+class CLEME(EditMetric):
+    """CLEME-dependent / CLEME-independent (Ye et al. 2023) on the edit core's stage 2.
+
+    Fields (defaults: UOT-ERRANT paper settings, see the module docstring):
+        beta: 0.5.
+        mode: ``dependent`` or ``independent``.
+        level: ``sentence`` (corpus score = mean sentence F, SentCLEME; UOT-ERRANT) or
+            ``corpus`` (accumulated weighted counts).
+        tp_alpha, tp_min, tp_max: TP weight (10, 2.5, 10).
+        fp_alpha, fp_min, fp_max: FP weight, reversed (10, 0.25, 1.0).
+        fn_alpha, fn_min, fn_max: FN weight (2, 0.75, 1.25).
+
+    Statistics: shape (S, N, R, 4), last axis (tp, fp, fn, tn).
+    """
+
+    mode: str = "independent"
+    level: str = "sentence"
+    tp_alpha: float = 10.0
+    tp_min: float = 2.5
+    tp_max: float = 10.0
+    fp_alpha: float = 10.0
+    fp_min: float = 0.25
+    fp_max: float = 1.0
+    fn_alpha: float = 2.0
+    fn_min: float = 0.75
+    fn_max: float = 1.25
+
+    name: ClassVar[str] = "cleme"
+    version: ClassVar[str] = "1"
+    stat_names: ClassVar[tuple[str, ...]] = ("tp", "fp", "fn", "tn")
+
+    def __post_init__(self):
+        if self.mode not in ("dependent", "independent"):
+            raise ConfigError(f"metric.mode must be 'dependent' or 'independent', got {self.mode!r}")
+        if self.level not in ("sentence", "corpus"):
+            raise ConfigError(f"metric.level must be 'sentence' or 'corpus', got {self.level!r}")
+        for k in ("tp_alpha", "fp_alpha", "fn_alpha"):
+            if getattr(self, k) < 1:
+                raise ConfigError(f"metric.{k} must be >= 1, got {getattr(self, k)!r}")
+
+    def stats_options(self) -> dict[str, object]:
+        return {k: v for k, v in self.options().items() if k not in ("beta", "level")}
+
+    @property
+    def weights(self) -> tuple[LengthWeight, LengthWeight, LengthWeight]:
+        return (LengthWeight(self.tp_alpha, self.tp_min, self.tp_max),
+                LengthWeight(self.fp_alpha, self.fp_min, self.fp_max, reverse=True),
+                LengthWeight(self.fn_alpha, self.fn_min, self.fn_max))
+
+    # ----------------------------------------------------------------- stage 1
+    def match(self, sources, hypotheses, references) -> np.ndarray:  # pragma: no cover - unused
+        raise NotImplementedError("CLEME compares chunks, not edit matches; see statistics()")
+
+    @staticmethod
+    def _edits(pairs: Sequence[tuple[str, str]]) -> list[list[Span]]:
+        flat = _EXTRACTOR.extract(list(pairs))
+        return [[(e[0], e[1], e[2], e[3]) for e in edits if e[6] not in IGNORED_TYPES] for edits in flat]
+
+    def statistics(self, sources, hypotheses, references) -> np.ndarray:
+        """Length-weighted (tp, fp, fn, tn) of every (system, sentence, reference).
+
+        Args:
+            sources: shape (N,).
+            hypotheses: shape (S, N).
+            references: shape (R, N).
+
+        Returns:
+            shape (S, N, R, 4).
+        """
+        N, S, R = len(sources), len(hypotheses), len(references)
+        ref_edits = self._edits([(sources[n], references[r][n]) for r in range(R) for n in range(N)])
+        hyp_edits = self._edits([(sources[n], h[n]) for h in hypotheses for n in range(N)])
+        out = np.zeros((S, N, R, 4), dtype=np.float64)
+        for s in range(S):
+            parts, kept = [], []
+            for n in range(N):
+                refs = [r for r in range(R) if references[r][n].strip() or R < 2]
+                refs = refs or [0]
+                corrections = [(hypotheses[s][n], hyp_edits[s * N + n])]
+                corrections += [(references[r][n], ref_edits[r * N + n]) for r in refs]
+                parts.append(partition(sources[n], corrections))
+                kept.append(refs)
+            lengths = [c.length for p in parts for ref in p[1:] for c in ref if c.edited]
+            bias = float(np.mean(lengths)) if lengths else 0.0
+            for n in range(N):
+                out[s, n] = self._sentence_counts(parts[n], kept[n], R, bias)
+        return out
+
+    def _sentence_counts(self, chunks: list[list[ChunkText]], refs: list[int], R: int, bias: float) -> np.ndarray:
+        """(R, 4) counts of one sentence; ``chunks[0]`` is the hypothesis, then ``refs``."""
+        w_tp, w_fp, w_fn = self.weights
+        hyp, ref_chunks = chunks[0], chunks[1:]
+        out = np.zeros((R, 4))
+        if self.mode == "dependent":
+            rows = []
+            for rc in ref_chunks:
+                c = np.zeros(4)
+                for h, g in zip(hyp, rc):
+                    if h.edited:
+                        if h.tokens == g.tokens:
+                            c[0] += w_tp(h.length, bias)
+                        else:
+                            c[1] += w_fp(h.length, bias)
+                    elif h.tokens != g.tokens:
+                        c[2] += w_fn(h.length, bias)
+                    else:
+                        c[3] += 1.0
+                rows.append(c)
+            for r in range(R):  # an ignored (empty) reference repeats the first kept one
+                out[r] = rows[refs.index(r)] if r in refs else rows[0]
+            return out
+        c = np.zeros(4)
+        for k, h in enumerate(hyp):
+            cands = [rc[k] for rc in ref_chunks]
+            if h.edited:
+                if any(h.tokens == g.tokens for g in cands):
+                    c[0] += w_tp(h.length, bias)
+                else:
+                    c[1] += w_fp(h.length, bias)
+            elif all(g.edited for g in cands):
+                c[2] += w_fn(h.length, bias)
+            else:
+                c[3] += 1.0
+        out[:] = c
+        return out
+
+    # ----------------------------------------------------------------- stage 2
+    def _prfa(self, stats: np.ndarray):
+        p, r, f = f_beta(stats[..., 0], stats[..., 1], stats[..., 2], self.beta)
+        total = stats.sum(axis=-1)
+        acc = np.where(total != 0, (stats[..., 0] + stats[..., 3]) / np.where(total == 0, 1, total), 0.0)
+        return _round4(p), _round4(r), _round4(f), _round4(acc)
+
+    def score_from_stats(self, stats: np.ndarray) -> np.ndarray:
+        """F_beta rounded to 4 decimals (CLEME's ``compute_f``), shape (...)."""
+        return self._prfa(stats)[2]
+
+    def best_reference(self, stats: np.ndarray) -> np.ndarray:
+        """Per sentence: highest F, then P, then R, then the lower accuracy; first on a tie.
+
+        Args:
+            stats: shape (S, N, R, 4).
+
+        Returns:
+            shape (S, N).
+        """
+        p, r, f, acc = self._prfa(stats)
+        # lexsort: last key is primary; negate to get "largest first", index breaks ties.
+        S, N, R = f.shape
+        best = np.zeros((S, N), dtype=np.int64)
+        if R == 1:
+            return best
+        for s, n in np.ndindex(S, N):
+            best[s, n] = max(range(R), key=lambda j: (f[s, n, j], p[s, n, j], r[s, n, j], -acc[s, n, j], -j))
+        return best
+
+    def corpus_best_reference(self, stats: np.ndarray) -> np.ndarray:
+        return super().corpus_best_reference(stats[..., :3])
+
+    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
+        """``level=sentence``: mean sentence F (SentCLEME); ``corpus``: F of accumulated counts."""
+        if self.level == "sentence":
+            return self.sentence_scores(stats).mean(axis=1)
+        return super().corpus_scores(stats)

@@ -1,0 +1,358 @@
+"""GoToScorer (Gotou, Nagata, Mita & Hanawa, COLING 2020, "Taking the Correction Difficulty
+into Account in Grammatical Error Correction Evaluation").
+
+The source is cut into *chunks*: every ERRANT edit of a correction is one chunk, every source
+token outside the edits is one chunk, and an empty *slot* chunk ``(k, k)`` stands between
+tokens wherever no insertion edit already sits, so that insertions have a place to land
+(Gotou et al. 2020, §3.1).  The reference and each hypothesis are chunked against the same
+source; every *reference* chunk is then judged *tried* and/or *correct* against the
+hypothesis chunks with the rules of the authors' tool (gotutiyan/GTS ``gotoscorer.py``; see
+:func:`evaluate_chunk` -- mostly "same span and string = correct, tried iff an overlapping
+hypothesis chunk is an edit", with two boundary rules that the SEEDA README numbers need).
+
+tried & correct -> TP; tried & incorrect -> FP (and also FN when the reference chunk is an
+edit); untried & correct -> TN; untried & incorrect -> FN.  Each outcome adds the chunk's
+*weight*.  (gec-metrics 0.1.1 ``GoToScorer`` uses a simpler same-span rule and, in its
+weight generator, compares a reference chunk's span with itself, so it differs from GTS.)
+
+**Correction difficulty** (Gotou et al. 2020, §3.2): the weight of a reference chunk is
+``1 - (systems that got it correct) / (number of systems)``, "correct" as above (GTS
+``cluc_weight``).  The weights are
+computed from the *systems being evaluated*, so the statistics of one system depend on all of
+them.  :meth:`GoToScorer.bind` fixes the system set (its outputs' hash enters
+:meth:`GoToScorer.cache_key`); an unbound metric binds itself to whatever systems its
+:meth:`statistics` receives and never shares cached statistics with another run.
+
+Scores: F_beta (beta = 0.5, Gotou et al. 2020 §4) of the weighted TP/FP/FN; TN is kept as a
+fourth statistic (the paper's weighted accuracy uses it).  Only one reference is used by
+default (``ref_id = 0``, as gec-metrics' ``GoToScorer``); ``ref_id = -1`` scores every
+reference and lets the usual best-reference rule choose.
+
+Statistics: shape (S, N, R, 4), last axis (tp, fp, fn, tn).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from dataclasses import dataclass, field
+from typing import ClassVar, Sequence
+
+import numpy as np
+
+from gec_meta.cache import text_hash
+from gec_meta.errors import ConfigError
+from gec_meta.metrics.edit.core import EditMetric
+from gec_meta.metrics.edit.errant import IGNORED_TYPES, ErrantExtractor
+
+_EXTRACTOR = ErrantExtractor()
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A source span [start, end) and what a correction puts there.
+
+    ``edited`` is False for unchanged tokens and empty slots.
+    """
+
+    start: int
+    end: int
+    text: str
+    edited: bool
+
+
+def chunk_sequence(tokens: Sequence[str], edits: Sequence[tuple[int, int, str]]) -> tuple[Chunk, ...]:
+    """Chunks of a correction (Gotou et al. 2020, §3.1).
+
+    Args:
+        tokens: the source tokens, shape (T,).
+        edits: (o_start, o_end, c_str) of the correction's edits, shape (E,).
+
+    Returns:
+        the chunk sequence: edits, unchanged tokens, and a slot ``(k, k, "")`` before every
+        non-insertion chunk that does not follow an insertion, plus one at the end (unless the
+        last chunk is an insertion).
+    """
+    by_start: dict[int, list[tuple[int, int, str]]] = {}
+    for e in sorted(edits, key=lambda e: (e[0], e[1])):
+        by_start.setdefault(e[0], []).append(e)
+    body: list[Chunk] = []
+    pos = 0
+    while pos <= len(tokens):
+        jump = None
+        for s, e, c in by_start.get(pos, ()):
+            body.append(Chunk(s, e, c, True))
+            if e > s:
+                jump = e
+        if jump is not None:
+            pos = jump
+        elif pos < len(tokens):
+            body.append(Chunk(pos, pos + 1, tokens[pos], False))
+            pos += 1
+        else:
+            break
+    out: list[Chunk] = []
+    after_insertion = False
+    for ch in body:
+        if ch.start == ch.end:
+            out.append(ch)
+            after_insertion = True
+            continue
+        if not after_insertion:
+            out.append(Chunk(ch.start, ch.start, "", False))
+        out.append(ch)
+        after_insertion = False
+    if not after_insertion:
+        end = body[-1].end if body else 0
+        out.append(Chunk(end, end, "", False))
+    return tuple(out)
+
+
+# Outcome codes of one reference chunk.  NONE: the chunk adds to no count (GTS skips the
+# (error, untried, correct) and (no error, tried, correct) combinations, which ERRANT chunks
+# cannot produce but hand-made references can).
+TP, FP, FP_FN, TN, FN, NONE = range(6)
+
+
+def evaluate_chunk(ref_chunk: Chunk, hyp_index: dict[tuple[int, int], tuple[Chunk, ...]],
+                   hyp_edits: Sequence[Chunk]) -> tuple[bool, bool]:
+    """(tried, correct) of one reference chunk against a hypothesis, as the authors' tool
+    (gotutiyan/GTS ``gotoscorer.py``, ``evaluation_systems``) decides them.
+
+    GTS walks the hypothesis chunks in order: a chunk with the same span and string is
+    *equal* (correct; tried iff it is an edit) and overrides what came before; a chunk that
+    has the same span but another string, or overlaps the reference chunk, *covers* it
+    (incorrect; tried iff it is an edit) unless an earlier covering chunk was already an
+    edit.  A reference *insertion* chunk ``(k, k)`` is judged only by hypothesis chunks of
+    the same span; with none, it is correct iff it is not an edit.  Consequences that a
+    simpler same-span rule misses: a hypothesis insertion at ``a`` *tries* the reference
+    chunk ``(a, b)`` (so an unchanged token next to an inserted word counts as FP + FN when
+    the reference edits that token), and a reference insertion inside a hypothesis
+    multi-token edit is an untried miss (FN), not a true negative.  ERRANT can propose two
+    insertions at one position (e.g. ``,`` and ``who``): then the reference insertion is
+    correct if either matches.
+
+    Args:
+        hyp_index: the hypothesis chunks by (start, end), in sequence order.
+        hyp_edits: the hypothesis chunks that are edits.
+    """
+    a, b = ref_chunk.start, ref_chunk.end
+    same = hyp_index.get((a, b), ())
+    if a == b:
+        if not same:
+            return False, not ref_chunk.edited
+        state = None  # GTS's walk over the same-span chunks
+        for h in same:
+            if h.text == ref_chunk.text:
+                state = (h.edited, True)
+            elif not (state and state[0]):
+                state = (h.edited, False)
+        return state
+    for h in same:
+        if h.text == ref_chunk.text:
+            return h.edited, True
+    tried = any((a <= e.start < b) or (e.start <= a < e.end) for e in hyp_edits)
+    return tried, False
+
+
+def judge(ref_chunk: Chunk, hyp_index: dict[tuple[int, int], tuple[Chunk, ...]],
+          hyp_edits: Sequence[Chunk]) -> int:
+    """Outcome code of one reference chunk (GTS ``update_score``): from (error, tried, correct)
+    (1,1,1) TP, (1,1,0) FP + FN, (1,0,0) FN, (0,0,1) TN, (0,1,0) FP, otherwise NONE.
+
+    Args:
+        hyp_index: the hypothesis chunks by (start, end), in sequence order.
+        hyp_edits: the hypothesis chunks that are edits.
+    """
+    tried, correct = evaluate_chunk(ref_chunk, hyp_index, hyp_edits)
+    if ref_chunk.edited:
+        return (TP if correct else FP_FN) if tried else (NONE if correct else FN)
+    return (NONE if correct else FP) if tried else (TN if correct else NONE)
+
+
+def chunk_index(chunks: Sequence[Chunk]) -> tuple[dict[tuple[int, int], tuple[Chunk, ...]], list[Chunk]]:
+    """(chunks by span, in sequence order; the chunks that are edits) of one hypothesis."""
+    index: dict[tuple[int, int], tuple[Chunk, ...]] = {}
+    for c in chunks:
+        index[(c.start, c.end)] = index.get((c.start, c.end), ()) + (c,)
+    return index, [c for c in chunks if c.edited]
+
+
+def _counts(outcomes: Sequence[int], weights: Sequence[float]) -> tuple[float, float, float, float]:
+    tp = fp = fn = tn = 0.0
+    for o, w in zip(outcomes, weights):
+        if o == TP:
+            tp += w
+        elif o == FP:
+            fp += w
+        elif o == FP_FN:
+            fp += w
+            fn += w
+        elif o == TN:
+            tn += w
+        elif o == FN:
+            fn += w
+    return tp, fp, fn, tn
+
+
+def difficulty_weights(ref_chunks: Sequence[Chunk], system_chunks: Sequence[Sequence[Chunk]]) -> tuple[float, ...]:
+    """Weight of every reference chunk: 1 - fraction of the systems that got it *correct*
+    (:func:`evaluate_chunk`; GTS ``cluc_weight``) (Gotou et al. 2020, §3.2).
+
+    Args:
+        ref_chunks: shape (C,).
+        system_chunks: the chunk sequences of every system for the same sentence, shape (S,).
+
+    Returns:
+        shape (C,).
+    """
+    if not system_chunks:
+        return tuple(1.0 for _ in ref_chunks)
+    indexed = [chunk_index(chunks) for chunks in system_chunks]
+    n = len(indexed)
+    return tuple(1.0 - sum(evaluate_chunk(c, idx, edits)[1] for idx, edits in indexed) / n for c in ref_chunks)
+
+
+@dataclass(frozen=True)
+class GoToScorer(EditMetric):
+    """GoToScorer (Gotou et al. 2020): chunk-level weighted TP/FP/FN/TN and F_beta.
+
+    Fields:
+        beta: 0.5 (Gotou et al. 2020 report F0.5).
+        weighted: True = correction-difficulty weights; False = every chunk weighs 1
+            (``gotoscorer_unweighted``).
+        ref_id: the one reference scored (0, as gec-metrics); -1 = every reference.
+        system_set: hash of the outputs of the systems the weights come from ("" = unbound);
+            set by :meth:`bind`.
+
+    Statistics: shape (S, N, R, 4), last axis (tp, fp, fn, tn).
+    """
+
+    weighted: bool = True
+    ref_id: int = 0
+    system_set: str = ""
+    _weights: dict | None = field(default=None, repr=False, compare=False)
+    _nonce: str = field(default_factory=lambda: uuid.uuid4().hex, repr=False, compare=False)
+
+    name: ClassVar[str] = "gotoscorer"
+    version: ClassVar[str] = "3"  # 2: GTS boundary rules; 3: several hypothesis chunks per span
+    stat_names: ClassVar[tuple[str, ...]] = ("tp", "fp", "fn", "tn")
+
+    def __post_init__(self):
+        if not isinstance(self.ref_id, int) or self.ref_id < -1:
+            raise ConfigError(f"metric.ref_id must be an int >= -1 (-1 = all references), got {self.ref_id!r}")
+
+    # ----------------------------------------------------------------- identity
+    def stats_options(self) -> dict[str, object]:
+        opts = {"weighted": self.weighted, "ref_id": self.ref_id}
+        if self.weighted:
+            # Unbound: the weights come from whichever systems statistics() receives, so the
+            # statistics must never be shared with another run (fresh nonce per instance).
+            opts["system_set"] = self.system_set or f"unbound-{self._nonce}"
+        return opts
+
+    def corpus_best_reference(self, stats: np.ndarray) -> np.ndarray:
+        """errant_compare's running-total choice on (tp, fp, fn); TN does not take part.
+
+        Args:
+            stats: shape (S, N, R, 4).
+
+        Returns:
+            shape (S, N).
+        """
+        return super().corpus_best_reference(stats[..., :3])
+
+    # ----------------------------------------------------------------- chunks
+    @staticmethod
+    def _chunks(pairs: Sequence[tuple[str, str]]) -> list[tuple[Chunk, ...]]:
+        flat = _EXTRACTOR.extract(list(pairs))
+        out = []
+        for (src, _), edits in zip(pairs, flat):
+            kept = [(e[0], e[1], e[5]) for e in edits if e[6] not in IGNORED_TYPES]
+            out.append(chunk_sequence(src.split(), kept))
+        return out
+
+    def _ref_ids(self, num_refs: int) -> list[int]:
+        if self.ref_id == -1:
+            return list(range(num_refs))
+        if self.ref_id >= num_refs:
+            raise ConfigError(f"metric.ref_id={self.ref_id} but the reference set has {num_refs} references")
+        return [self.ref_id]
+
+    def _reference_chunks(self, sources, references) -> dict[tuple[int, int], tuple[Chunk, ...]]:
+        N = len(sources)
+        ids = self._ref_ids(len(references))
+        chunks = self._chunks([(sources[n], references[r][n]) for r in ids for n in range(N)])
+        return {(r, n): chunks[k * N + n] for k, r in enumerate(ids) for n in range(N)}
+
+    def bind(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]],
+             references: Sequence[Sequence[str]], systems=None) -> "GoToScorer":
+        """This metric with its difficulty weights computed from ``hypotheses``.
+
+        Args:
+            sources: shape (N,).
+            hypotheses: every system of the evaluation, shape (S, N).
+            references: shape (R, N).
+
+        Returns:
+            a copy whose ``system_set`` is the hash of all systems' outputs (so cached
+            statistics are only reused for the same system set) and that holds the weights.
+        """
+        if not self.weighted:
+            return self
+        N = len(sources)
+        ref_chunks = self._reference_chunks(sources, references)
+        flat = self._chunks([(sources[n], hyp[n]) for hyp in hypotheses for n in range(N)])
+        weights = {}
+        for (r, n), rc in ref_chunks.items():
+            weights[(r, n)] = difficulty_weights(rc, [flat[s * N + n] for s in range(len(hypotheses))])
+        digest = text_hash(*sources, *(text_hash(*h) for h in sorted(hypotheses)))[:20]
+        return dataclasses.replace(self, system_set=f"{len(hypotheses)}sys-{digest}", _weights=weights)
+
+    # ----------------------------------------------------------------- stage 1
+    def match(self, sources, hypotheses, references) -> np.ndarray:  # pragma: no cover - unused
+        raise NotImplementedError("GoToScorer judges chunks, not edit matches; see statistics()")
+
+    def statistics(self, sources, hypotheses, references) -> np.ndarray:
+        """Weighted (tp, fp, fn, tn) of every (system, sentence, reference).
+
+        Args:
+            sources: shape (N,).
+            hypotheses: shape (S, N).
+            references: shape (R, N).
+
+        Returns:
+            shape (S, N, R, 4).  With a single ``ref_id`` the scored reference's statistics
+            are repeated on the R axis (the best-reference rule then picks it).
+        """
+        metric = self
+        if self.weighted and self._weights is None:
+            metric = self.bind(sources, hypotheses, references)
+        N, R, S = len(sources), len(references), len(hypotheses)
+        ref_chunks = metric._reference_chunks(sources, references)
+        hyp_chunks = metric._chunks([(sources[n], hyp[n]) for hyp in hypotheses for n in range(N)])
+        out = np.zeros((S, N, R, 4), dtype=np.float64)
+        ids = metric._ref_ids(R)
+        for s in range(S):
+            for n in range(N):
+                index, edits = chunk_index(hyp_chunks[s * N + n])
+                for r in ids:
+                    rc = ref_chunks[(r, n)]
+                    w = metric._weights[(r, n)] if metric.weighted else (1.0,) * len(rc)
+                    if len(w) != len(rc):
+                        raise ValueError(
+                            f"GoToScorer weights for sentence #{n} reference #{r} have {len(w)} "
+                            f"entries for {len(rc)} chunks: bind() was called on other references"
+                        )
+                    out[s, n, r] = _counts([judge(c, index, edits) for c in rc], w)
+                if len(ids) == 1:
+                    out[s, n, :] = out[s, n, ids[0]]
+        return out
+
+
+@dataclass(frozen=True)
+class GoToScorerUnweighted(GoToScorer):
+    """GoToScorer with every chunk weighing 1 (Gotou et al. 2020's unweighted baseline)."""
+
+    weighted: bool = False
+    name: ClassVar[str] = "gotoscorer_unweighted"

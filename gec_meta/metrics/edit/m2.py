@@ -1,0 +1,208 @@
+"""M2 (Dahlmeier & Ng 2012, m2scorer 3.2) and SentM2 (sentence-averaged M2, as PT-M2's
+``sentm2`` base, Gong et al. 2022) on the shared edit core.
+
+Matching is our exact re-implementation of m2scorer (:mod:`gec_meta.edits.m2scorer`):
+the hypothesis edits are the best path of m2scorer's edit lattice for each annotator's gold
+edits, so ``match`` returns one :class:`EditMatch` per (system, sentence, annotator) whose
+``hyp_edits`` are that path's edits and whose ``ref_edits`` are that annotator's gold edits.
+
+References are gold edits, not text (``reference_kind = "m2"``): item (r, n) of
+``references`` is the tuple of :class:`~gec_meta.data.m2.GoldEdit` of annotator r for sentence
+n (noops excluded, e.g. ``sent.edits_of(r)``).
+
+Annotator choice (m2scorer's ``batch_multi_pre_rec_f1``): at corpus level the annotator of
+each sentence maximises F_beta of the running totals plus this sentence, computed as m2scorer's
+``comp_f1`` = (1+b^2) c / (b^2 g + e) on counts (c = correct, e = proposed, g = gold); ties go
+to more correct, then to smaller e + b^2 g, then to the first annotator.  This differs from
+errant_compare's (F, TP, -FP, -FN) rule whenever the running F is 0 (e.g. the first sentences)
+and in the float arithmetic of F, so :meth:`M2.corpus_best_reference` is overridden.  The
+sentence-level choice (:meth:`M2.best_reference`, used by :class:`SentM2`) is the same rule with
+zero running totals, which is what PT-M2's ``batch_multi_pre_rec_f1_sent`` does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Sequence
+
+import numpy as np
+
+from gec_meta.metrics.base import f_beta
+from gec_meta.metrics.edit.core import Edit, EditMatch, EditMetric
+from gec_meta.edits.m2scorer import choose_annotator, make_lattice, score_annotator
+
+GoldKey = tuple[tuple[int, int, str, tuple[str, ...]], ...]
+
+
+def _gold_key(gold: Sequence) -> GoldKey:
+    """(start, end, type, corrections) of the non-noop gold edits, in order.
+
+    m2scorer drops noop edits and edits with negative offsets (``load_annotation``).
+    """
+    out = []
+    for g in gold:
+        if g.start < 0 or g.end < 0 or getattr(g, "type", "") == "noop":
+            continue
+        out.append((int(g.start), int(g.end), str(getattr(g, "type", "")), tuple(g.corrections)))
+    return tuple(out)
+
+
+def m2_corpus_prf(stats: np.ndarray, beta: float = 0.5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """m2scorer's corpus P, R, F_beta of every system.
+
+    Args:
+        stats: shape (S, N, R, 3), statistics of :class:`M2`.
+        beta: F beta.
+
+    Returns:
+        (P, R, F), each of shape (S,).
+    """
+    metric = M2(beta=beta)
+    return metric.prf(metric.corpus_stats(stats))
+
+
+@dataclass(frozen=True)
+class M2(EditMetric):
+    """m2scorer 3.2's M2 score (CoNLL-2013/2014 official metric).
+
+    Fields:
+        beta: F-measure beta (0.5 in CoNLL-2014).
+        max_unchanged_words: most unchanged tokens a merged hypothesis edit may span
+            (m2scorer's ``--max_unchanged_words``, default 2).
+        ignore_whitespace_casing: drop hypothesis edits that only change case or whitespace
+            (m2scorer's ``--ignore_whitespace_casing``).
+    """
+
+    beta: float = 0.5
+    max_unchanged_words: int = 2
+    ignore_whitespace_casing: bool = False
+
+    name: ClassVar[str] = "m2"
+    reference_kind: ClassVar[str] = "m2"
+    version: ClassVar[str] = "1"
+
+    # ----------------------------------------------------------------- stage 1
+    def match(
+        self,
+        sources: Sequence[str],
+        hypotheses: Sequence[Sequence[str]],
+        references: Sequence[Sequence[Sequence]],
+    ) -> np.ndarray:
+        """m2scorer's hypothesis path edits and gold matches.
+
+        Args:
+            sources: shape (N,), tokenised sources.
+            hypotheses: shape (S, N), tokenised hypotheses.
+            references: shape (R, N), each item the gold edits (``GoldEdit``) of one annotator.
+
+        Returns:
+            object array (S, N, R) of :class:`EditMatch`; identical (source, hypothesis, gold)
+            triples share one object.
+        """
+        S, N, R = len(hypotheses), len(sources), len(references)
+        for r in references:
+            if len(r) != N:
+                raise ValueError(f"references have {len(r)} sentences, sources {N}")
+        out = np.empty((S, N, R), dtype=object)
+        for n in range(N):
+            source = " ".join(sources[n].split())
+            golds = [_gold_key(references[r][n]) for r in range(R)]
+            lattices: dict[str, object] = {}
+            results: dict[tuple[str, GoldKey], EditMatch] = {}
+            for s in range(S):
+                hyp = " ".join(hypotheses[s][n].split())
+                for r in range(R):
+                    key = (hyp, golds[r])
+                    m = results.get(key)
+                    if m is None:
+                        lat = lattices.get(hyp)
+                        if lat is None:
+                            lat = lattices[hyp] = make_lattice(source, hyp, self.max_unchanged_words)
+                        m = results[key] = self._edit_match(lat, golds[r])
+                    out[s, n, r] = m
+        return out
+
+    def _edit_match(self, lat, gold: GoldKey) -> EditMatch:
+        res = score_annotator(lat, [(s, e, c) for s, e, _, c in gold], self.ignore_whitespace_casing)
+        hyp = tuple(Edit(s, e, c, t) for s, e, _, c, t in res.hyp_edits)
+        ref = tuple(
+            Edit(s, e, m if m is not None else cors[0], t)
+            for (s, e, t, cors), m in zip(gold, res.gold_matched)
+        )
+        # EditMatch counts tp as matched hypothesis edits; m2scorer counts matched pairs.  They
+        # differ only if one hypothesis edit matches two gold edits of one annotator (duplicate
+        # A lines), which no dataset we use has.
+        return EditMatch(hyp, ref, res.hyp_matched, tuple(m is not None for m in res.gold_matched))
+
+    # ----------------------------------------------------------------- stage 2
+    def best_reference(self, stats: np.ndarray) -> np.ndarray:
+        """Per sentence, m2scorer's annotator rule with zero running totals (PT-M2's sentm2).
+
+        Args:
+            stats: shape (S, N, R, 3).
+
+        Returns:
+            int array (S, N).
+        """
+        S, N, R, _ = stats.shape
+        best = np.zeros((S, N), dtype=np.int64)
+        if R == 1:
+            return best
+        cep = _cep(stats)
+        zero = (0.0, 0.0, 0.0)
+        for s, n in np.ndindex(S, N):
+            best[s, n] = choose_annotator(cep[s][n], zero, self.beta)
+        return best
+
+    def corpus_best_reference(self, stats: np.ndarray) -> np.ndarray:
+        """m2scorer's corpus rule: per sentence, the annotator that maximises F of the running
+        totals plus this sentence (see the module docstring for the tie rules).
+
+        Args:
+            stats: shape (S, N, R, 3).
+
+        Returns:
+            int array (S, N).
+        """
+        S, N, R, _ = stats.shape
+        best = np.zeros((S, N), dtype=np.int64)
+        if R == 1:
+            return best
+        cep = _cep(stats)
+        for s in range(S):
+            c = e = g = 0.0
+            for n in range(N):
+                k = choose_annotator(cep[s][n], (c, e, g), self.beta)
+                best[s, n] = k
+                ck, ek, gk = cep[s][n][k]
+                c, e, g = c + ck, e + ek, g + gk
+        return best
+
+    def corpus_prf(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """m2scorer's corpus (P, R, F_beta), each of shape (S,)."""
+        return self.prf(self.corpus_stats(stats))
+
+
+def _cep(stats: np.ndarray) -> list:
+    """(correct, proposed, gold) as nested Python float lists, shape (S, N, R, 3)."""
+    tp, fp, fn = stats[..., 0], stats[..., 1], stats[..., 2]
+    return np.stack([tp, tp + fp, tp + fn], axis=-1).tolist()
+
+
+@dataclass(frozen=True)
+class SentM2(M2):
+    """Sentence-averaged M2: the mean over sentences of F_beta against the best annotator of
+    each sentence (PT-M2's ``sentm2`` base with unit weights).  Sentence F uses m2scorer's
+    conventions (P = 1 with no proposed edit, R = 1 with no gold edit, F = 0 if P = R = 0)."""
+
+    name: ClassVar[str] = "sentm2"
+
+    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
+        return self.sentence_scores(stats).mean(axis=1)
+
+    def corpus_prf(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Mean sentence (P, R, F_beta), each of shape (S,)."""
+        best = self.best_reference(stats)
+        chosen = np.take_along_axis(stats, best[:, :, None, None], axis=2)[:, :, 0, :]
+        p, r, f = f_beta(chosen[..., 0], chosen[..., 1], chosen[..., 2], self.beta)
+        return p.mean(axis=1), r.mean(axis=1), f.mean(axis=1)

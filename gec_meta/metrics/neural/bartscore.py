@@ -1,0 +1,130 @@
+"""BARTScore (Yuan et al. 2021) as a metric and as a PT-M2 edit scorer.
+
+score(c | r) = (1/|c|) sum_t log p(c_t | c_<t, r): the mean token log-likelihood of the
+candidate c (the decoder target, special tokens included, as ``bart_score.BARTScorer.score``)
+given the reference r (the encoder input) under a seq2seq model (``AutoModelForSeq2SeqLM``;
+facebook/bart-base / bart-large in Gong et al. 2022, whose §3.1 footnote 2 uses the reference
+as input and the hypothesis as output).  Higher is better; an empty candidate still has its
+special tokens, so the score is always defined.
+
+Speed: distinct (candidate, reference) pairs only, sorted by length, batched, and cached on
+disk per pair (namespace = model identity + max_length + library versions).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import ClassVar, Sequence
+
+import numpy as np
+
+from gec_meta.cache import KeyValueStore, text_hash
+from gec_meta.encoders.batching import length_batches, unique
+from gec_meta.encoders.encoder import _library_versions
+from gec_meta.encoders.loading import load_pretrained, resolve_model
+from gec_meta.errors import ConfigError
+from gec_meta.metrics.neural.pair import PairScoreMetric
+
+
+class BARTScoreScorer:
+    """Mean log-likelihood of candidates given references (pair scorer / edit scorer).
+
+    Args:
+        model: hub id, local folder or ``pkg://`` (see :mod:`gec_meta.encoders.loading`);
+            e.g. ``facebook/bart-base`` (PT-M2's BART scorer).
+        revision: hub revision.
+        max_length: tokens per side (bart_score's default 1024).
+        batch_size: pairs per forward pass.
+        device: torch device.
+        threads: ``torch.set_num_threads`` (None: ``GEC_META_THREADS`` or torch's choice).
+        cache: use the on-disk cache.
+    """
+
+    name: ClassVar[str] = "bartscore"
+    unit_weights: ClassVar[bool] = False
+
+    def __init__(self, model: str, revision: str | None = None, max_length: int = 1024,
+                 batch_size: int = 16, device: str = "cpu", threads: int | None = None,
+                 cache: bool = True):
+        if batch_size < 1:
+            raise ConfigError(f"scorer.batch_size must be >= 1, got {batch_size}")
+        self.source = resolve_model(model)
+        self.revision = revision
+        self.max_length = int(max_length)
+        self.batch_size = int(batch_size)
+        self.device = device
+        self.threads = threads
+        self.use_cache = cache
+        self._model = self._tokenizer = self._store = None
+
+    def signature(self) -> str:
+        rev = "local" if self.source.local else (self.revision or "default")
+        return f"bartscore(model={self.source.identity},rev={rev},maxlen={self.max_length},{_library_versions()},v=1)"
+
+    @property
+    def store(self) -> KeyValueStore:
+        if self._store is None:
+            self._store = KeyValueStore(self.signature(), use_default_root=self.use_cache)
+        return self._store
+
+    def _load(self):
+        if self._model is None:
+            import torch
+            from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+
+            threads = self.threads or (int(os.environ["GEC_META_THREADS"]) if os.environ.get("GEC_META_THREADS") else None)
+            if threads:
+                torch.set_num_threads(threads)
+            self._tokenizer = load_pretrained(AutoTokenizer, self.source, self.revision, what="tokenizer",
+                                              config_key="scorer.model")
+            model = load_pretrained(AutoModelForSeq2SeqLM, self.source, self.revision, what="model",
+                                    config_key="scorer.model")
+            self._model = model.eval().to(self.device)
+        return self._model, self._tokenizer
+
+    def score(self, cands: Sequence[str], refs: Sequence[str], idf_sentences=None) -> np.ndarray:
+        """Mean token log-likelihood of every candidate given its reference, shape (B,)."""
+        if len(cands) != len(refs):
+            raise ValueError(f"{len(cands)} candidates but {len(refs)} references")
+        pairs, inverse = unique(list(zip(cands, refs)))
+        keys = [text_hash(c, r) for c, r in pairs]
+        todo = [i for i, k in enumerate(keys) if k not in self.store]
+        if todo:
+            self._compute([pairs[i] for i in todo], [keys[i] for i in todo])
+        values = np.array([self.store.get(k) for k in keys], dtype=np.float64)
+        return values[inverse] if len(cands) else np.zeros(0)
+
+    def _compute(self, pairs, keys) -> None:
+        import torch
+
+        model, tok = self._load()
+        with torch.inference_mode():
+            for idx in length_batches([len(c) + len(r) for c, r in pairs], self.batch_size):
+                src = tok([pairs[i][1] for i in idx], max_length=self.max_length, truncation=True,
+                          padding=True, return_tensors="pt")
+                tgt = tok([pairs[i][0] for i in idx], max_length=self.max_length, truncation=True,
+                          padding=True, return_tensors="pt")
+                labels = tgt["input_ids"].to(self.device)
+                out = model(input_ids=src["input_ids"].to(self.device),
+                            attention_mask=src["attention_mask"].to(self.device), labels=labels)
+                logp = torch.log_softmax(out.logits.float(), dim=-1)
+                tok_logp = logp.gather(-1, labels.unsqueeze(-1)).squeeze(-1)
+                mask = tgt["attention_mask"].to(self.device).float()
+                mean = (tok_logp * mask).sum(dim=1) / mask.sum(dim=1)
+                for i, v in zip(idx, mean.cpu().tolist()):
+                    self.store.put(keys[i], float(v))
+        self.store.flush()
+
+
+@dataclass(frozen=True)
+class BARTScore(PairScoreMetric):
+    """BARTScore r -> h as a sentence-level metric (Gong et al. 2022, Table 4): best reference
+    per sentence, corpus = mean.  Statistics shape (S, N, R, 1)."""
+
+    name: ClassVar[str] = "bartscore"
+    version: ClassVar[str] = "1"
+
+    def statistics(self, sources, hypotheses, references) -> np.ndarray:
+        cands, refs = self.pairs(hypotheses, references)
+        return self.scorer.score(cands, refs).reshape(len(hypotheses), len(sources), len(references), 1)

