@@ -115,6 +115,14 @@ class Metric(abc.ABC):
         chosen = np.take_along_axis(stats, best[:, :, None, None], axis=2)[:, :, 0, :]
         return self.score_from_stats(chosen)
 
+    @property
+    def corpus_reduction(self) -> str | None:
+        """How :meth:`corpus_scores` follows from :meth:`sentence_scores`: ``"mean"`` or
+        ``"sum"`` over sentences, or None when it comes from statistics accumulated over the
+        corpus (edit or n-gram counts).  Resampling sentences (bootstrap, permutation) uses it
+        to re-aggregate without recomputing (None: recompute on every resample)."""
+        return "mean"
+
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         """The metric's own corpus-level score of every system (the ``default`` aggregation).
 

@@ -132,5 +132,9 @@ class FromFiles(Metric):
         out[:, :, 0, 1] = (seg.mean(axis=1) if sys_scores is None else sys_scores)[:, None]
         return out
 
+    @property
+    def corpus_reduction(self) -> str | None:
+        return None  # the .sys.score file's value
+
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         return stats[:, 0, 0, 1]

@@ -25,5 +25,7 @@ class Length(Metric):
         lengths = np.array([[len(h) for h in hyp] for hyp in hypotheses], dtype=np.float64)
         return lengths[:, :, None, None]
 
+    corpus_reduction = "sum"
+
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         return stats[:, :, 0, 0].sum(axis=1)

@@ -350,6 +350,10 @@ class CLEME(EditMetric):
     def corpus_best_reference(self, stats: np.ndarray) -> np.ndarray:
         return super().corpus_best_reference(stats[..., :3])
 
+    @property
+    def corpus_reduction(self) -> str | None:
+        return "mean" if self.level == "sentence" else None
+
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         """``level=sentence``: mean sentence F (SentCLEME); ``corpus``: F of accumulated counts."""
         if self.level == "sentence":

@@ -194,6 +194,10 @@ class EditMetric(Metric, abc.ABC):
         chosen = np.take_along_axis(stats, best[:, :, None, None], axis=2)[:, :, 0, :]
         return chosen.sum(axis=1)
 
+    @property
+    def corpus_reduction(self) -> str | None:
+        return None  # corpus F from accumulated edit counts
+
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         """Corpus F_beta from edit counts accumulated over the corpus, shape (S,)."""
         return self.score_from_stats(self.corpus_stats(stats))

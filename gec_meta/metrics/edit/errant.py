@@ -336,5 +336,7 @@ class SentErrant(Errant):
 
     name: ClassVar[str] = "senterrant"
 
+    corpus_reduction = "mean"
+
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         return self.sentence_scores(stats).mean(axis=1)

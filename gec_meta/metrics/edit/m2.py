@@ -197,6 +197,8 @@ class SentM2(M2):
 
     name: ClassVar[str] = "sentm2"
 
+    corpus_reduction = "mean"
+
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         return self.sentence_scores(stats).mean(axis=1)
 

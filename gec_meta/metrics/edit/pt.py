@@ -185,6 +185,8 @@ class SentPTM2(PTM2):
     name: ClassVar[str] = "sent_pt_m2"
     sentence_fallback: ClassVar[bool] = True
 
+    corpus_reduction = "mean"
+
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         return self.sentence_scores(stats).mean(axis=1)
 
@@ -203,6 +205,8 @@ class SentPTErrant(PTErrant):
 
     name: ClassVar[str] = "sent_pt_errant"
     sentence_fallback: ClassVar[bool] = True
+
+    corpus_reduction = "mean"
 
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         return self.sentence_scores(stats).mean(axis=1)

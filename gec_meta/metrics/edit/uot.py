@@ -215,5 +215,7 @@ class SentUOTErrant(UOTErrant):
 
     name: ClassVar[str] = "sent_uot_errant"
 
+    corpus_reduction = "mean"
+
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         return self.sentence_scores(stats).mean(axis=1)

@@ -140,6 +140,8 @@ class Scribendi(Metric):
     def score_from_stats(self, stats: np.ndarray) -> np.ndarray:
         return self._scores(stats)
 
+    corpus_reduction = "sum"
+
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         """Sum of the sentence scores (Islam & Magnani 2021), shape (S,)."""
         return self.sentence_scores(stats).sum(axis=1)

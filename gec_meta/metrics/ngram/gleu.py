@@ -315,6 +315,8 @@ class GLEU(Metric):
         """
         return self._gleu(stats, smooth=self.variant == "official").mean(axis=-1)
 
+    corpus_reduction = None  # corpus n-gram counts
+
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         """Corpus GLEU: mean over ``iterations`` of the corpus GLEU with one sampled reference
         per sentence (compute_gleu's procedure; see :func:`sample_reference_indices`).

@@ -237,6 +237,8 @@ class GREEN(Metric):
             f = np.where(p + r > 0, (1 + b2) * p * r / np.where(denom == 0, 1.0, denom), 0.0)
         return f
 
+    corpus_reduction = None  # corpus n-gram counts
+
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         """Corpus GREEN: best-reference counts summed over sentences, scored once.
 
