@@ -1,0 +1,101 @@
+"""gec-meta works installed from its wheel, outside any checkout (issue 16).
+
+* the package list in pyproject.toml names every package folder (it is explicit because the
+  top-level ``conf/`` ships as ``gec_meta.conf``);
+* the wheel carries the configs, the prompt templates and the data manifest;
+* (slow, CI) the wheel installed with its dependencies into a fresh venv runs, from a folder
+  outside the checkout: ``gec-meta data`` (from the mirror, into the per-user data folder),
+  ``gec-meta score`` (the official CoNLL-2014 F0.5 of AMU, 0.3501), ``gec-meta-run`` (ERRANT +
+  TrueSkill on SEEDA Base: TS_edit r 0.881, rho 0.895, "Rethinking" Table 1) and the Python API.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+MIRROR = REPO.parent / "shared" / "data"
+
+
+def _declared_packages() -> list[str]:
+    cfg = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    return cfg["tool"]["setuptools"]["packages"]
+
+
+def test_every_package_folder_is_declared():
+    found = {".".join(p.parent.relative_to(REPO).parts) for p in (REPO / "gec_meta").rglob("__init__.py")}
+    found.add("gec_meta.conf")
+    assert sorted(found) == sorted(_declared_packages())
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    str(REPO), "-w", str(out)], check=True, cwd=out)
+    (whl,) = out.glob("gec_meta-*.whl")
+    return whl
+
+
+def test_wheel_carries_configs_prompts_and_manifest(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    conf_files = {p.relative_to(REPO / "conf").as_posix() for p in (REPO / "conf").rglob("*")
+                  if p.is_file() and p.suffix in {".yaml", ".txt", ".md", ".py"}}
+    assert conf_files and {f"gec_meta/conf/{f}" for f in conf_files} <= names
+    assert "gec_meta/data/manifest.tsv" in names
+    assert not any(n.startswith(("conf/", "tests/", "experiments/")) for n in names)
+
+
+def _run(cmd: list[str], cwd: Path, env: dict, timeout: int = 900) -> str:
+    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, f"{cmd} failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    return proc.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.ci
+@pytest.mark.skipif(not MIRROR.is_dir(), reason=f"no data mirror at {MIRROR}")
+def test_installed_wheel_works_outside_the_checkout(wheel, tmp_path):
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    bin_dir = env_dir / "bin"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("GEC_META_DATA", "GEC_META_MIRROR", "PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(HOME=str(tmp_path / "home"), XDG_DATA_HOME=str(tmp_path / "xdg"),
+               GEC_META_CACHE=str(tmp_path / "cache"), PIP_DISABLE_PIP_VERSION_CHECK="1",
+               # pip's own download cache stays where it is (a fresh HOME would download again)
+               PIP_CACHE_DIR=os.environ.get("PIP_CACHE_DIR", str(Path.home() / ".cache" / "pip")))
+    _run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", str(wheel)], tmp_path, env, timeout=1500)
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+
+    # The benchmarks into the per-user folder (no GEC_META_DATA, no ./data here).
+    _run([str(bin_dir / "gec-meta"), "data", "--mirror", str(MIRROR), "--no-progress"], work, env)
+    data = tmp_path / "xdg" / "gec-meta"
+    assert (data / "seeda").is_dir() and (data / "conll14" / "conll14st-test.m2").is_file()
+
+    subs = data / "gjg15" / "original" / "official_submissions"
+    out = _run([str(bin_dir / "gec-meta"), "score", "--src", str(data / "conll14" / "conll14st-test.tok.src"),
+                "--hyp", str(subs / "AMU"), "--ref", str(data / "conll14" / "conll14st-test.m2"),
+                "--metric", "m2"], work, env)
+    assert "0.3501" in out  # the official CoNLL-2014 F0.5 of AMU (m2scorer; GJG15 Table 3a)
+
+    _run([str(bin_dir / "gec-meta-run"), "dataset=seeda", "metric=errant", "aggregation=trueskill",
+          "hydra.run.dir=run"], work, env)
+    result = json.loads((work / "run" / "results.json").read_text(encoding="utf-8"))
+    # "Rethinking" (Goto et al. 2025) Table 1, ERRANT with TrueSkill, SEEDA-E (TS_edit).
+    assert round(result["system"]["TS_edit"]["pearson"], 3) == 0.881
+    assert round(result["system"]["TS_edit"]["spearman"], 3) == 0.895
+
+    api = _run([str(bin_dir / "python"), "-c",
+                "from gec_meta import load_metric; m = load_metric('errant'); print(m.signature())"], work, env)
+    assert api.startswith("errant(")
