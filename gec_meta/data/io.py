@@ -22,6 +22,24 @@ def normalise(line: str) -> str:
 WHITESPACE_MODES = ("normalise", "rstrip")
 
 
+def read_text(path: str | Path) -> tuple[bytes, str]:
+    """The bytes of a data file and their UTF-8 text.
+
+    Raises:
+        MissingDataError: the file does not exist.
+        DataError: non-UTF-8 bytes, naming the line.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise MissingDataError(f"{path}: no such file (run `make data` or set GEC_META_DATA)")
+    raw = path.read_bytes()
+    try:
+        return raw, raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_no = raw[: exc.start].count(b"\n") + 1
+        raise DataError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})", path, line_no) from None
+
+
 def read_lines(
     path: str | Path, expected: int | None = None, whitespace: str = "normalise"
 ) -> tuple[str, ...]:
@@ -43,14 +61,7 @@ def read_lines(
         DataError: non-UTF-8 bytes (names the line) or a wrong line count.
     """
     path = Path(path)
-    if not path.is_file():
-        raise MissingDataError(f"{path}: no such file (run `make data` or set GEC_META_DATA)")
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line_no = raw[: exc.start].count(b"\n") + 1
-        raise DataError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})", path, line_no) from None
+    text = read_text(path)[1]
     if text.startswith("\ufeff"):
         text = text[1:]
     if text == "":

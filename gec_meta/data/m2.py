@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Literal, Sequence
 
-from gec_meta.errors import DataError, MissingDataError
-from gec_meta.data.io import normalise
+from gec_meta.errors import DataError
+from gec_meta.data.io import normalise, read_text
 
 NOOP_TYPES = frozenset({"noop"})
 
@@ -154,15 +154,7 @@ def read_m2(path: str | Path, expected: int | None = None) -> tuple[M2Sentence, 
         one :class:`M2Sentence` per block, shape (num_sentences,).
     """
     path = Path(path)
-    if not path.is_file():
-        raise MissingDataError(f"{path}: no such file (run `make data` or set GEC_META_DATA)")
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(
-            f"not valid UTF-8 ({exc.reason})", path, raw[: exc.start].count(b"\n") + 1
-        ) from None
+    raw, text = read_text(path)
     from gec_meta.cache import cached_parse, source_tag
 
     sentences = cached_parse(source_tag(__file__, "m2"), raw, lambda: parse_m2(text, path))
