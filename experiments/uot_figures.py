@@ -29,8 +29,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 from gec_meta.data.datasets import default_root, load_dataset
-from gec_meta.data.refsets import load_refset
-from gec_meta.meta.task import compute_statistics
 from gec_meta.meta.evaluation import pairwise_agreement
 from gec_meta.report.plots import (
     agreement_rate,
@@ -65,11 +63,7 @@ SETTING = {"setting": "fluency"}
 
 def sentence_scores(root, metric, refset: str) -> np.ndarray:
     """Sentence scores (S, N) of ``metric`` on SEEDA +Fluency (statistics from the cache)."""
-    ds = load_dataset("seeda", root, **SETTING)
-    refs = load_refset(refset, ds, root)
-    r = refs.for_metric(getattr(metric, "reference_kind", "text"))
-    bound = metric.bind(ds.sources, ds.hypotheses, r, systems=ds.systems)
-    stats = compute_statistics(bound, ds.sources, ds.hypotheses, r, systems=ds.systems, bind=False)
+    bound, stats = task(root, "seeda", metric, refset=refset, dataset_options=SETTING).statistics()
     return bound.sentence_scores(stats)
 
 
