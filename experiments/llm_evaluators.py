@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
@@ -25,11 +26,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gec_meta.meta.aggregation import Default  # noqa: E402
 from gec_meta.data.datasets import default_root, load_seeda  # noqa: E402
 from gec_meta.data.refsets import load_refset  # noqa: E402
-from gec_meta.meta.task import evaluate  # noqa: E402
+from gec_meta.meta.task import Task  # noqa: E402
 from gec_meta.meta.evaluation import window_analysis  # noqa: E402
 from gec_meta.report.plots import plot_lines  # noqa: E402
 from gec_meta.encoders.loading import ModelLoadError  # noqa: E402
-from gec_meta.report.reproduce import Row, Section, output_dir, try_metric, write_report  # noqa: E402
+from gec_meta.report.reproduce import (Row, Section, parse_experiment_args, try_metric,  # noqa: E402
+                                       write_report)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 METRICS = [
@@ -57,9 +59,10 @@ COLUMNS = [("SEEDA-E", "base", "TS_edit", "edit"), ("SEEDA-E", "fluency", "TS_ed
            ("SEEDA-S", "base", "TS_sent", "sent"), ("SEEDA-S", "fluency", "TS_sent", "sent")]
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_experiment_args(sys.argv[1:] if argv is None else argv, __doc__, RESULTS)
     root = default_root()
-    out = output_dir(RESULTS)
+    out = args.out
     data = {s: load_seeda(root, s) for s in ("base", "fluency")}
     refs = {s: load_refset("official", d, root, "source") for s, d in data.items()}
     sections, windows = [], {}
@@ -74,18 +77,18 @@ def main() -> None:
         rows = []
         for k, (aspect, setting, human, judg) in enumerate(COLUMNS):
             try:
-                res = evaluate(data[setting], metric, Default(), refs[setting], window=None,
-                               sentence_variant="displayed")
+                res = Task(data[setting], metric, Default(), refs[setting], window=None,
+                           sentence_variant="displayed").run()
             except ModelLoadError as exc:  # SOME/IMPARA need the users' weights
                 rows, why = [], str(exc).split(". Provide")[0]
                 break
-            rows += [Row(f"system {aspect} {setting} r", res["system"][human]["pearson"], pub_sys[2 * k]),
-                     Row(f"system {aspect} {setting} ρ", res["system"][human]["spearman"], pub_sys[2 * k + 1]),
-                     Row(f"sentence {aspect} {setting} Acc", res["sentence"][judg]["accuracy"], pub_sent[2 * k]),
-                     Row(f"sentence {aspect} {setting} τ", res["sentence"][judg]["kendall"], pub_sent[2 * k + 1])]
+            rows += [Row(f"system {aspect} {setting} r", res.system[human]["pearson"], pub_sys[2 * k]),
+                     Row(f"system {aspect} {setting} ρ", res.system[human]["spearman"], pub_sys[2 * k + 1]),
+                     Row(f"sentence {aspect} {setting} Acc", res.sentence[judg]["accuracy"], pub_sent[2 * k]),
+                     Row(f"sentence {aspect} {setting} τ", res.sentence[judg]["kendall"], pub_sent[2 * k + 1])]
             if setting == "base" and aspect == "SEEDA-S":
                 ds = data["base"]
-                vec = np.array([res["system_scores"][s] for s in ds.systems])
+                vec = np.array([res.system_scores[s] for s in ds.systems])
                 windows[label] = [w["pearson"] for w in window_analysis(vec, ds.human["TS_sent"], 4)]
         if not rows:
             sections.append(Section(label, text=f"Not available here: {why}", command=cmd))

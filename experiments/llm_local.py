@@ -19,11 +19,12 @@ resumes where it stopped.  Run it niced with one thread on shared machines:
 
 from __future__ import annotations
 
-import argparse
+import dataclasses
 import os
 import sys
 import time
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
@@ -32,9 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gec_meta.meta.aggregation import Average, TrueSkillAggregation  # noqa: E402
 from gec_meta.api import load_metric  # noqa: E402
 from gec_meta.data.datasets import default_root, load_seeda  # noqa: E402
-from gec_meta.meta.task import compute_statistics, meta_evaluate  # noqa: E402
+from gec_meta.meta.task import Task  # noqa: E402
 from gec_meta.llm.parsing import answer_schema  # noqa: E402
 from gec_meta.metrics.llm import missing_count, target_scores  # noqa: E402
+from gec_meta.report.reproduce import experiment_parser  # noqa: E402
 from gec_meta.report.tables import atomic_write_text  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -99,9 +101,10 @@ def measure(names: list[str], count: int, dataset) -> None:
 def run_one(name: str, dataset, scoring: str = "answer") -> dict:
     """Score SEEDA Base with one evaluator (cached answers reused) and meta-evaluate it."""
     metric = load_metric(name, scoring=scoring)
-    t0 = time.perf_counter()
-    stats = compute_statistics(metric, dataset.sources, dataset.hypotheses, None, systems=dataset.systems)
-    wall = time.perf_counter() - t0
+    job = Task(dataset, metric, TrueSkillAggregation(), window=None, sentence_variant="displayed")
+    ranked = {agg.name: dataclasses.replace(job, aggregation=agg).run()  # the second reads the cache
+              for agg in (TrueSkillAggregation(), Average())}
+    stats, wall = ranked["trueskill"].scored.stats, ranked["trueskill"].timing["statistics_s"]
     bound = metric.bind(dataset.sources, dataset.hypotheses, ())
     # The prompts (and so the answers, from the cache) of this run: counts and time per prompt.
     jobs = bound.plan(dataset.sources, dataset.hypotheses)
@@ -114,12 +117,7 @@ def run_one(name: str, dataset, scoring: str = "answer") -> dict:
     per_call = (backend.stats.seconds + backend.stats.cached_seconds) / max(1, backend.stats.calls + backend.stats.cache_hits)
     out = {"metric": bound, "stats": stats, "wall_s": wall, "jobs": len(jobs), "log": bound.run_log,
            "per_prompt_s": per_prompt, "per_call_s": per_call, "calls_now": backend.stats.calls,
-           "answers": backend.stats.calls + backend.stats.cache_hits}
-    sentence = bound.sentence_scores(stats)
-    for agg in (TrueSkillAggregation(), Average()):
-        system = agg(bound, stats)
-        out[agg.name] = meta_evaluate(dataset, system, sentence, window=None, sentence_variant="displayed")
-        out[agg.name]["system_scores"] = dict(zip(dataset.systems, map(float, system)))
+           "answers": backend.stats.calls + backend.stats.cache_hits, **ranked}
     out["missing_cells"] = missing_count(stats)
     out["target_scores"] = target_scores(stats, dataset.hypotheses)
     return out
@@ -129,8 +127,8 @@ def fmt(x: float) -> str:
     return "–" if x is None or np.isnan(x) else f"{x:.3f}"
 
 
-def row(label: str, res: dict) -> str:
-    sysm, sen = res["system"], res["sentence"]
+def row(label: str, res) -> str:
+    sysm, sen = res.system, res.sentence
     vals = (sysm["TS_edit"]["pearson"], sysm["TS_edit"]["spearman"], sysm["TS_sent"]["pearson"],
             sysm["TS_sent"]["spearman"], sen["edit"]["accuracy"], sen["edit"]["kendall"],
             sen["sent"]["accuracy"], sen["sent"]["kendall"])
@@ -140,12 +138,10 @@ def row(label: str, res: dict) -> str:
 def plot_distribution(results: dict, path: Path) -> Path:
     """Left: the share of each answered score 1-5 (App. C, Figure 4); right: the expected scores
     of the same answers (``scoring=expected``), when computed."""
-    import matplotlib
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(10, 3.6))
+    fig = Figure(figsize=(10, 3.6))
+    ax, ax2 = fig.subplots(1, 2)
     labels = ["1", "2", "3", "4", "5", "missing"]
     width = 0.8 / max(1, len(results))
     for k, (name, res) in enumerate(results.items()):
@@ -173,7 +169,6 @@ def plot_distribution(results: dict, path: Path) -> Path:
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)
-    plt.close(fig)
     return path
 
 
@@ -231,8 +226,8 @@ def report(results: dict, not_run: list[str], out: Path) -> str:
             parts.append(row("ours, expected score (not the paper's), average", exp["average"]))
         for label, vals in PUBLISHED[name].items():
             parts.append(f"| paper, {label} (TrueSkill) | " + " | ".join(fmt(v) for v in vals) + " |")
-        sk = {a: res["trueskill"]["sentence"][a].get("skipped_missing", 0) for a in ("edit", "sent")}
-        pairs = {a: res["trueskill"]["sentence"][a]["pairs"] for a in ("edit", "sent")}
+        sk = {a: res["trueskill"].sentence[a].get("skipped_missing", 0) for a in ("edit", "sent")}
+        pairs = {a: res["trueskill"].sentence[a]["pairs"] for a in ("edit", "sent")}
         ts = res["target_scores"]
         dist = ", ".join(f"{v}: {int(np.sum(ts == v))}" for v in range(1, 6))
         parts.append(
@@ -248,7 +243,7 @@ def report(results: dict, not_run: list[str], out: Path) -> str:
             f"call; {res['answers']} answers for {res['jobs']} prompts), 1 CPU thread, niced; model time "
             f"recorded in the cache when the answers were made.\n"
             f"* TrueSkill system scores: " + ", ".join(f"{s} {v:.3f}" for s, v in
-                                                      sorted(res['trueskill']['system_scores'].items(),
+                                                      sorted(res['trueskill'].system_scores.items(),
                                                              key=lambda kv: -kv[1])) + ".\n")
         if exp is not None:
             e = exp["target_scores"]
@@ -270,12 +265,11 @@ def report(results: dict, not_run: list[str], out: Path) -> str:
     return text
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = experiment_parser(__doc__, RESULTS)
     parser.add_argument("--evaluators", default="llm_s,llm_e")
     parser.add_argument("--measure", type=int, default=0, help="only time this many prompts per evaluator")
-    parser.add_argument("--out", type=Path, default=RESULTS)
-    args = parser.parse_args()
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     limit_threads()
     names = [n for n in args.evaluators.split(",") if n]
     dataset = load_seeda(default_root(), "base")

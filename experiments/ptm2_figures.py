@@ -20,6 +20,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -28,7 +29,7 @@ from gec_meta.api import load_metric, metric_config
 from gec_meta.data.datasets import default_root
 from gec_meta.encoders import ModelLoadError
 from gec_meta.report.plots import plot_grouped_bars, plot_line_panels
-from gec_meta.report.reproduce import Row, Section, output_dir, run, write_report
+from gec_meta.report.reproduce import Row, Section, parse_experiment_args, task, write_report
 
 RESULTS = Path(__file__).resolve().parent / "results"
 REFS = {"missing_annotator": "annotator0"}
@@ -106,12 +107,12 @@ def try_gjg(root, name: str, *overrides: str, **options) -> tuple[tuple[float, .
         return None, f"weights not available offline: {model_id(name, overrides)}"
 
 
-def correlations(res: dict) -> tuple[float, ...]:
-    return tuple(res["system"][h][k] for h, k, _ in HUMAN)
+def correlations(res) -> tuple[float, ...]:
+    return tuple(res.system[h][k] for h, k, _ in HUMAN)
 
 
 def evaluate_gjg(root, metric) -> tuple[float, ...]:
-    return correlations(run(root, "gjg15", metric, refset_options=REFS))
+    return correlations(task(root, "gjg15", metric, refset_options=REFS).run())
 
 
 def f3(x) -> str:
@@ -253,9 +254,10 @@ def betas(root, out: Path) -> Section:
     return Section("β variants (§5.1)", text=text, command=cmd)
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_experiment_args(sys.argv[1:] if argv is None else argv, __doc__, RESULTS)
     root = default_root()
-    out = output_dir(RESULTS)
+    out = args.out
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     sec7, _ = table7(root)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
@@ -28,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gec_meta.data.datasets import default_root, load_gjg15  # noqa: E402
 from gec_meta.report.plots import plot_lines  # noqa: E402
 from gec_meta.meta.evaluation import top_k  # noqa: E402
-from gec_meta.report.reproduce import (Column, Row, Section, comparison_section, output_dir, run, score_run,  # noqa: E402
-                                try_metric, write_report)
+from gec_meta.report.reproduce import (Column, Row, Section, Significance, comparison_section,  # noqa: E402
+                                       parse_experiment_args, task, try_metric, write_report)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 REFS = {"missing_annotator": "annotator0"}
@@ -61,24 +62,24 @@ TABLE_COLUMNS = [Column(f"{human} {'r' if kind == 'pearson' else 'ρ'}", "gjg15"
                  for human in ("EW", "TS") for kind in ("pearson", "spearman")]
 
 
-def side_by_side(scored: dict) -> Section:
+def side_by_side(scored: dict, significance: Significance) -> Section:
     """Tables 4/5 as the paper prints them (our numbers), with significance marks."""
     return comparison_section(scored, TABLE_COLUMNS, "Tables 4/5 side by side (ours)", (
         "Rows whose metric cannot run here are left out; the PT and BERTScore rows use MiniLM, "
-        "not the paper's BERT."), "ptm2_tables.py")
+        "not the paper's BERT."), "ptm2_tables.py", significance)
 
 
 def official_m2(root) -> Section:
     from gec_meta.data.datasets import GJG15_SYSTEMS
 
     metric, _ = try_metric("m2")
-    res = run(root, "gjg15", metric, refset_options=REFS)
+    res = task(root, "gjg15", metric, refset_options=REFS).run()
     official = {}
     path = root / "gjg15" / "nusnlp-gecmetrics" / "scores" / "system_scores_metrics" / "m2score.txt"
     for line in path.read_text().splitlines():
         cols = line.split("\t")
         official[cols[3]] = float(cols[4])
-    rows = [Row(f"{s} F0.5", res["system_scores"][s], official[s], 5e-5) for s in GJG15_SYSTEMS if s in official]
+    rows = [Row(f"{s} F0.5", res.system_scores[s], official[s], 5e-5) for s in GJG15_SYSTEMS if s in official]
     return Section("Official CoNLL-2014 M2 F0.5 of the 12 teams (m2scorer, 2 annotators)", rows,
                    command="python run.py dataset=gjg15 metric=m2 refset.missing_annotator=annotator0")
 
@@ -87,9 +88,10 @@ def ranks(scores: dict[str, float]) -> list[str]:
     return [s for s, _ in sorted(scores.items(), key=lambda kv: -kv[1])]
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_experiment_args(sys.argv[1:] if argv is None else argv, __doc__, RESULTS, Significance())
     root = default_root()
-    out = output_dir(RESULTS)
+    out = args.out
     ds = load_gjg15(root)
     ew_order = [ds.systems[i] for i in np.argsort(-ds.human["EW"], kind="stable")]
     sections = [official_m2(root)]
@@ -100,16 +102,16 @@ def main() -> None:
         if metric is None:
             sections.append(Section(f"Table 4/5: {label}", text=f"Not available here: {why}", command=cmd))
             continue
-        res = run(root, "gjg15", metric, refset_options=REFS)
-        scores_by_label[label] = res["system_scores"]
-        s = res["system"]
+        res = task(root, "gjg15", metric, refset_options=REFS).run()
+        scores_by_label[label] = res.system_scores
+        s = res.system
         rows = [Row("EW r", s["EW"]["pearson"], pub[0], tol), Row("EW ρ", s["EW"]["spearman"], pub[1], tol),
                 Row("TS r", s["TS"]["pearson"], pub[2], tol), Row("TS ρ", s["TS"]["spearman"], pub[3], tol)]
         sections.append(Section(f"Table 4/5: {label}", rows, command=cmd))
-        scored[label] = {"gjg15": score_run(root, "gjg15", metric, refset_options=REFS)}
-        vec = np.array([res["system_scores"][x] for x in ds.systems])
+        scored[label] = {"gjg15": res.scored}
+        vec = np.array([res.system_scores[x] for x in ds.systems])
         topk_curves[label] = [r["pearson"] for r in top_k(vec, ds.human["EW"])]
-    sections.insert(1, side_by_side(scored))
+    sections.insert(1, side_by_side(scored, args.significance))
     # Table 6: rankings.
     lines = ["| ranking | ours (rank 1 → 13) | Σ|Δ| vs EW ours | published | Σ|Δ| published |", "|---|---|---|---|---|"]
     lines.append(f"| EW (human) | {' '.join(ew_order)} | 0 | | 0 |")

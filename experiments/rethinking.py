@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gec_meta.data.datasets import default_root  # noqa: E402
 from gec_meta.report.plots import plot_window_analysis  # noqa: E402
 from gec_meta.encoders.loading import ModelLoadError  # noqa: E402
-from gec_meta.report.reproduce import (Column, Row, Section, comparison_section, output_dir, run, score_run,  # noqa: E402
-                                try_metric, write_report)
+from gec_meta.report.reproduce import (Column, Row, Section, Significance, comparison_section,  # noqa: E402
+                                       parse_experiment_args, task, try_metric, write_report)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 # (config name, overrides, label, published key)
@@ -79,17 +80,18 @@ def table1(root) -> tuple[list[Section], dict, dict]:
                 continue
             pub = PUBLISHED[(key, agg)]
             tol = (0.01 if key == "ERRANT" and agg == "default" else 0.002) if key in EXACT else None
-            rows = []
+            rows, runs = [], {}
             for k, (aspect, setting, human) in enumerate(COLUMNS):
                 try:
-                    res = run(root, "seeda", metric, agg, dataset_options={"setting": setting},
-                              refset_options={"missing_annotator": "source"})
+                    res = task(root, "seeda", metric, agg, dataset_options={"setting": setting},
+                               refset_options={"missing_annotator": "source"}).run()
                 except ModelLoadError as exc:  # e.g. SOME/IMPARA without the users' weights
                     rows = []
                     why = str(exc).split(". Provide")[0]
                     break
-                rows += [Row(f"{aspect} {setting} r", res["system"][human]["pearson"], pub[2 * k], tol),
-                         Row(f"{aspect} {setting} ρ", res["system"][human]["spearman"], pub[2 * k + 1], tol)]
+                runs[setting] = res.scored
+                rows += [Row(f"{aspect} {setting} r", res.system[human]["pearson"], pub[2 * k], tol),
+                         Row(f"{aspect} {setting} ρ", res.system[human]["spearman"], pub[2 * k + 1], tol)]
                 if name == "errant" and setting == "fluency" and aspect == "SEEDA-E":
                     from gec_meta.meta.evaluation import window_analysis
                     import numpy as np
@@ -97,32 +99,30 @@ def table1(root) -> tuple[list[Section], dict, dict]:
                     from gec_meta.data.datasets import load_seeda
 
                     ds = load_seeda(root, "fluency")
-                    scores = np.array([res["system_scores"][s] for s in ds.systems])
+                    scores = np.array([res.system_scores[s] for s in ds.systems])
                     windows[f"ERRANT {'w/' if agg == 'trueskill' else 'w/o'} TrueSkill"] = window_analysis(
                         scores, ds.human["TS_edit"], 8)
             if not rows:
                 sections.append(Section(title, text=f"Not available here: {why}", command=cmd))
                 continue
             sections.append(Section(title, rows, command=cmd))
-            scored[agg][title] = {
-                setting: score_run(root, "seeda", metric, agg, dataset_options={"setting": setting},
-                                   refset_options={"missing_annotator": "source"})
-                for setting in ("base", "fluency")}
+            scored[agg][title] = {setting: runs[setting] for setting in ("base", "fluency")}
     return sections, windows, {**scored["default"], **scored["trueskill"]}
 
 
-def side_by_side(scored: dict) -> Section:
+def side_by_side(scored: dict, significance: Significance) -> Section:
     """Table 1 as the paper prints it (our numbers), with significance marks."""
     return comparison_section(scored, TABLE_COLUMNS, "Table 1 side by side (ours)", (
         "Rows whose metric cannot run here are left out; PT-ERRANT and Scribendi use other "
-        "models than the paper."), "rethinking.py")
+        "models than the paper."), "rethinking.py", significance)
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_experiment_args(sys.argv[1:] if argv is None else argv, __doc__, RESULTS, Significance())
     root = default_root()
-    out = output_dir(RESULTS)
+    out = args.out
     sections, windows, scored = table1(root)
-    sections.insert(0, side_by_side(scored))
+    sections.insert(0, side_by_side(scored, args.significance))
     png = plot_window_analysis(windows, out / "rethinking_figure2_errant_seeda_e.png",
                                "ERRANT on SEEDA-E +Fluency, window N=8 (Goto et al. 2025, Fig. 2b)")
     sections.append(Section("Figure 2 (b): window analysis, ERRANT, SEEDA-E +Fluency, N = 8",

@@ -21,6 +21,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
@@ -28,15 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 from gec_meta.data.datasets import default_root, load_dataset
-from gec_meta.data.refsets import load_refset
-from gec_meta.meta.task import compute_statistics
 from gec_meta.meta.evaluation import pairwise_agreement
 from gec_meta.report.plots import (
     agreement_rate,
     plot_pair_heatmaps,
     plot_system_scatter,
 )
-from gec_meta.report.reproduce import Row, Section, output_dir, run, try_metric, write_report
+from gec_meta.report.reproduce import Row, Section, parse_experiment_args, task, try_metric, write_report
 
 RESULTS = Path(__file__).resolve().parent / "results"
 HUMAN = "TS_edit"
@@ -64,11 +63,7 @@ SETTING = {"setting": "fluency"}
 
 def sentence_scores(root, metric, refset: str) -> np.ndarray:
     """Sentence scores (S, N) of ``metric`` on SEEDA +Fluency (statistics from the cache)."""
-    ds = load_dataset("seeda", root, **SETTING)
-    refs = load_refset(refset, ds, root)
-    r = refs.for_metric(getattr(metric, "reference_kind", "text"))
-    bound = metric.bind(ds.sources, ds.hypotheses, r, systems=ds.systems)
-    stats = compute_statistics(bound, ds.sources, ds.hypotheses, r, systems=ds.systems, bind=False)
+    bound, stats = task(root, "seeda", metric, refset=refset, dataset_options=SETTING).statistics()
     return bound.sentence_scores(stats)
 
 
@@ -76,9 +71,10 @@ def f3(x) -> str:
     return "–" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{x:.3f}"
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_experiment_args(sys.argv[1:] if argv is None else argv, __doc__, RESULTS)
     root = default_root()
-    out = output_dir(RESULTS)
+    out = args.out
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     ds = load_dataset("seeda", root, **SETTING)
@@ -98,10 +94,10 @@ def main() -> None:
         panels, rows = [], []
         for key, (metric, label) in metrics.items():
             t = time.perf_counter()
-            res = run(root, "seeda", metric, "trueskill", refset, SETTING)
+            res = task(root, "seeda", metric, "trueskill", refset, SETTING).run()
             results[(key, refset)] = res
-            scores = np.array([res["system_scores"][s] for s in systems])
-            corr = res["system"][HUMAN]
+            scores = np.array([res.system_scores[s] for s in systems])
+            corr = res.system[HUMAN]
             panels.append({"title": f"{label}\nr = {corr['pearson']:.3f}, ρ = {corr['spearman']:.3f}",
                            "systems": systems, "human": human, "metric": scores, "r": corr["pearson"]})
             pub = TABLE1[key][0:2] if refset == "e_fluency" else TABLE1[key][2:4]

@@ -27,6 +27,7 @@ import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
@@ -35,7 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gec_meta.data.datasets import default_root, load_dataset  # noqa: E402
 
 
-from gec_meta.report.reproduce import Row, Section, output_dir, run, try_metric, write_report  # noqa: E402
+from gec_meta.report.reproduce import (Row, Section, parse_experiment_args, task, try_metric,  # noqa: E402
+                                       write_report)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ENC = "MiniLM (paper: ELECTRA-base)"
@@ -122,8 +124,8 @@ def cell(x) -> str:
 def evaluate_columns(root, metric) -> list[float]:
     out = []
     for _, ds, dopt, rs, ropt, human in COLUMNS:
-        res = run(root, ds, metric, "trueskill", rs, dopt, ropt)
-        out += [res["system"][human]["pearson"], res["system"][human]["spearman"]]
+        res = task(root, ds, metric, "trueskill", rs, dopt, ropt).run()
+        out += [res.system[human]["pearson"], res.system[human]["spearman"]]
     return out
 
 
@@ -192,8 +194,8 @@ def table2(root, base_metric_name="uot_errant"):
             continue
         vals = []
         for ds, dopt, rs, ropt in cols:
-            res = run(root, ds, metric, "trueskill", rs, dopt, ropt)
-            vals += [res["system"]["TS_edit"]["pearson"], res["system"]["TS_edit"]["spearman"]]
+            res = task(root, ds, metric, "trueskill", rs, dopt, ropt).run()
+            vals += [res.system["TS_edit"]["pearson"], res.system["TS_edit"]["spearman"]]
         lines.append(f"| {label} | " + " | ".join(f"{cell(v)} ({cell(p)})" for v, p in zip(vals, pub)) + " |")
         for name, v, p in zip(("Base/Official r", "Base/Official ρ", "+Flu/NE-Flu r", "+Flu/NE-Flu ρ"), vals, pub):
             rows.append(Row(f"{label}: {name}", v, p, None, "MiniLM"))
@@ -289,9 +291,10 @@ def figure4(root, out: Path):
     return Section("Figure 4: an inspected transport plan", text=text)
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_experiment_args(sys.argv[1:] if argv is None else argv, __doc__, RESULTS)
     root = default_root()
-    out = output_dir(RESULTS)
+    out = args.out
     out.mkdir(parents=True, exist_ok=True)
     sections = []
     chosen = None

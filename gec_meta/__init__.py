@@ -5,14 +5,15 @@ Quick start::
     from gec_meta import load_dataset, load_metric, meta_evaluate
     result = meta_evaluate(load_dataset("seeda", setting="base"), load_metric("errant"),
                            aggregation="trueskill")
-    result["system"]["TS_edit"]   # {'pearson': ..., 'spearman': ...}
+    result["system"]["TS_edit"]   # {'pearson': ..., 'spearman': ...}  (also result.system["TS_edit"])
 """
 
 __version__ = "0.1.0"
 
 
 def __getattr__(name):  # lazy: importing gec_meta loads nothing heavy
-    if name in ("load_metric", "load_dataset", "load_refset", "load_aggregation", "meta_evaluate"):
+    if name in ("load_metric", "load_dataset", "load_refset", "load_aggregation", "meta_evaluate",
+                "Task", "Result", "Scored"):
         from gec_meta import api
 
         return getattr(api, name)

@@ -4,6 +4,11 @@
     ds = load_dataset("seeda", setting="base")
     metric = load_metric("errant")                       # conf/metric/errant.yaml
     result = meta_evaluate(ds, metric, aggregation="trueskill", refset="official")
+    result.system["TS_edit"]                             # also result["system"]["TS_edit"]
+    result.to_json()                                     # the dict of a run's results.json
+
+:func:`meta_evaluate` builds a :class:`gec_meta.meta.task.Task` and runs it; build a ``Task``
+yourself for stages 1 + 2 only (``Task(...).score()``: statistics and system scores).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from gec_meta.meta.aggregation import Aggregation, load_aggregation
 from gec_meta.data.datasets import Dataset, default_root, load_dataset
 from gec_meta.data.refsets import References, load_refset
 from gec_meta.config import compose_group
-from gec_meta.meta.task import evaluate
+from gec_meta.meta.task import Result, Scored, Task
 from gec_meta.metrics.base import Metric
 
 
@@ -44,19 +49,21 @@ def meta_evaluate(
     refset: str | References = "official",
     root: str | Path | None = None,
     **options,
-) -> dict:
-    """Meta-evaluate ``metric`` on ``dataset``; see :func:`gec_meta.meta.task.evaluate`.
+) -> Result:
+    """Meta-evaluate ``metric`` on ``dataset``: ``Task(...).run()`` (:class:`gec_meta.meta.task.Task`).
 
     Args:
         aggregation: a name (``default``, ``average``, ``trueskill``, ``expected_wins``) or object.
         refset: a reference-set name (built for the dataset) or a :class:`References`.
-        options: passed to :func:`gec_meta.meta.task.evaluate` (``window``, ``sentence_variant``...).
+        options: :class:`gec_meta.meta.task.Task` fields (``window``, ``sentence_variant``,
+            ``bootstrap_samples``, ...).
     """
     agg = load_aggregation(aggregation) if isinstance(aggregation, str) else aggregation
     refs = None
     if metric.needs_references:
         refs = load_refset(refset, dataset, root or default_root()) if isinstance(refset, str) else refset
-    return evaluate(dataset, metric, agg, refs, **options)
+    return Task(dataset, metric, agg, refs, **options).run()
 
 
-__all__ = ["load_metric", "load_dataset", "load_refset", "load_aggregation", "meta_evaluate", "metric_config"]
+__all__ = ["load_metric", "load_dataset", "load_refset", "load_aggregation", "meta_evaluate", "metric_config",
+           "Task", "Result", "Scored"]

@@ -54,9 +54,9 @@ def test_score_files_round_trip_gives_identical_correlations(data_root, tmp_path
     ff = FromFiles(str(tmp_path / "gleu"))
     via_files = meta_evaluate(ds, ff, "default")
     via_files_ts = meta_evaluate(ds, ff, "trueskill")
-    assert via_files["system"] == direct["system"]
-    assert via_files["sentence"] == direct["sentence"]
-    assert via_files_ts["system"] == direct_ts["system"]
+    assert via_files.system == direct.system
+    assert via_files.sentence == direct.sentence
+    assert via_files_ts.system == direct_ts.system
 
 
 def test_score_files_errors_name_the_file(data_root, tmp_path):

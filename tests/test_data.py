@@ -12,7 +12,7 @@ from gec_meta.data.judgments import read_judgments
 from gec_meta.data.m2 import annotator_references, parse_m2, read_m2
 from gec_meta.data.refsets import load_refset
 from gec_meta.errors import ConfigError, DataError, MissingDataError
-from gec_meta.meta.task import evaluate
+from gec_meta.meta.task import Task
 from gec_meta.meta.evaluation import human_expected_wins
 from gec_meta.metrics.length import Length
 
@@ -45,30 +45,30 @@ def test_seeda_shapes_and_settings(data_root):
 
 def test_length_metric_reproduces_gec_metrics_seeda(data_root):
     # gec-metrics' own tests (meta_eval/seeda_test.py) with the same toy metric.
-    res = evaluate(load_seeda(data_root, "base"), Length(), Default())
+    res = Task(load_seeda(data_root, "base"), Length(), Default()).run()
     expected = {"EW_edit": (0.42736690406501093, 0.4545454545454546),
                 "EW_sent": (0.4532076150049142, 0.5454545454545455),
                 "TS_edit": (0.4834645229702062, 0.5944055944055945),
                 "TS_sent": (0.4880423593992749, 0.5524475524475525)}
     for name, (r, rho) in expected.items():
-        assert res["system"][name]["pearson"] == pytest.approx(r, rel=1e-6)
-        assert res["system"][name]["spearman"] == pytest.approx(rho, rel=1e-6)
-    assert res["sentence"]["edit"]["accuracy"] == pytest.approx(0.5365853658536586, rel=1e-6)
-    assert res["sentence"]["edit"]["kendall"] == pytest.approx(0.07317073170731707, rel=1e-6)
-    assert res["sentence"]["sent"]["accuracy"] == pytest.approx(0.5455708346658139, rel=1e-6)
-    assert res["sentence"]["sent"]["kendall"] == pytest.approx(0.09114166933162776, rel=1e-6)
+        assert res.system[name]["pearson"] == pytest.approx(r, rel=1e-6)
+        assert res.system[name]["spearman"] == pytest.approx(rho, rel=1e-6)
+    assert res.sentence["edit"]["accuracy"] == pytest.approx(0.5365853658536586, rel=1e-6)
+    assert res.sentence["edit"]["kendall"] == pytest.approx(0.07317073170731707, rel=1e-6)
+    assert res.sentence["sent"]["accuracy"] == pytest.approx(0.5455708346658139, rel=1e-6)
+    assert res.sentence["sent"]["kendall"] == pytest.approx(0.09114166933162776, rel=1e-6)
 
 
 def test_length_metric_reproduces_gec_metrics_gjg15(data_root):
     # gec-metrics reads files with rstrip only; NTHU has 3 lines with a leading space.
-    res = evaluate(load_gjg15(data_root, whitespace="rstrip"), Length(), Default())
-    assert res["system"]["EW"]["pearson"] == pytest.approx(-0.175093788793105, rel=1e-6)
-    assert res["system"]["EW"]["spearman"] == pytest.approx(-0.016483516483516484, rel=1e-6)
-    assert res["system"]["TS"]["pearson"] == pytest.approx(-0.2232996476764572, rel=1e-6)
-    assert res["system"]["TS"]["spearman"] == pytest.approx(-0.06043956043956044, rel=1e-6)
+    res = Task(load_gjg15(data_root, whitespace="rstrip"), Length(), Default()).run()
+    assert res.system["EW"]["pearson"] == pytest.approx(-0.175093788793105, rel=1e-6)
+    assert res.system["EW"]["spearman"] == pytest.approx(-0.016483516483516484, rel=1e-6)
+    assert res.system["TS"]["pearson"] == pytest.approx(-0.2232996476764572, rel=1e-6)
+    assert res.system["TS"]["spearman"] == pytest.approx(-0.06043956043956044, rel=1e-6)
     # With whitespace normalised (the default) the 3 lines lose a character each.
-    norm = evaluate(load_gjg15(data_root), Length(), Default())
-    assert norm["system"]["EW"]["pearson"] != pytest.approx(-0.175093788793105, rel=1e-6)
+    norm = Task(load_gjg15(data_root), Length(), Default()).run()
+    assert norm.system["EW"]["pearson"] != pytest.approx(-0.175093788793105, rel=1e-6)
 
 
 def test_official_references_from_m2(data_root):

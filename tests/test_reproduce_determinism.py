@@ -22,7 +22,8 @@ from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import References
 from gec_meta.metrics.ngram.green import GREEN
 from gec_meta.metrics.length import Length
-from gec_meta.report.reproduce import Column, Significance, comparison_table, score
+from gec_meta.meta.task import Task
+from gec_meta.report.reproduce import Column, Significance, comparison_table
 
 REPO = Path(__file__).resolve().parents[1]
 FORMATS = ("md", "csv", "latex")
@@ -53,7 +54,7 @@ def pipeline(trueskill_seed: int, seed: int, method: str, resamples: int = 200) 
     for name, metric in (("Length", Length()), ("GREEN", GREEN())):
         for agg_name, agg in (("corpus", Default()),
                               ("TrueSkill", TrueSkillAggregation(order="shuffled", seed=trueskill_seed))):
-            rows[f"{name} {agg_name}"] = {"tiny": score(ds, metric, agg, refs, use_cache=False)}
+            rows[f"{name} {agg_name}"] = {"tiny": Task(ds, metric, agg, refs, use_cache=False).score()}
     columns = [Column("H r", "tiny", "H", "pearson"), Column("H ρ", "tiny", "H", "spearman")]
     table = comparison_table(rows, columns, Significance(method, resamples, seed), ci=True)
     return {fmt: table.render(fmt) for fmt in FORMATS}
@@ -103,7 +104,7 @@ def test_bold_and_marks_follow_the_hand_checked_ranking():
     table = _csv(pipeline(3, 11, "permutation")["csv"])
     r = {}
     for name, metric in (("Length", Length()), ("GREEN", GREEN())):
-        run = score(ds, metric, Default(), refs, use_cache=False)
+        run = Task(ds, metric, Default(), refs, use_cache=False).score()
         r[f"{name} corpus"] = np.corrcoef(run.system_scores, ds.human["H"])[0, 1]
         shuffled = trueskill_scores(run.metric.sentence_scores(run.stats), order="shuffled", seed=3)
         r[f"{name} TrueSkill"] = np.corrcoef(shuffled, ds.human["H"])[0, 1]

@@ -20,15 +20,17 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from types import MappingProxyType
 from typing import Sequence
 
 
 from gec_meta.meta.aggregation import load_aggregation
 from gec_meta.data.io import check_same_length, read_lines
 from gec_meta.data.m2 import annotator_references, read_m2
+from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import References
 from gec_meta.errors import GecMetaError
-from gec_meta.meta.task import compute_statistics
+from gec_meta.meta.task import Task
 
 
 def read_references(paths: Sequence[str], num_sentences: int) -> References:
@@ -55,6 +57,18 @@ def _parse_value(v: str):
         return v
 
 
+def files_dataset(sources: Sequence[str], systems: Sequence[str], hypotheses: Sequence[Sequence[str]]) -> Dataset:
+    """Your own systems as a :class:`Dataset` without human judgments (scored, not meta-evaluated).
+
+    Args:
+        sources: shape (N,).
+        systems: shape (S,).
+        hypotheses: shape (S, N).
+    """
+    return Dataset("files", "", "files", tuple(sources), tuple(systems), tuple(tuple(h) for h in hypotheses),
+                   MappingProxyType({}), MappingProxyType({}), tuple(range(len(sources))))
+
+
 def _score(args) -> dict:
     from gec_meta.api import load_metric
 
@@ -70,20 +84,20 @@ def _score(args) -> dict:
     if metric.needs_references:
         if not args.ref:
             raise GecMetaError(f"metric {args.metric} needs references (--ref)")
-        refs = read_references(args.ref, len(sources)).for_metric(getattr(metric, "reference_kind", "text"))
-    metric = metric.bind(sources, hyps, refs or (), systems=names)
-    stats = compute_statistics(metric, sources, hyps, refs, systems=names, bind=False)
-    out: dict = {"metric": metric.signature(), "systems": {}}
-    for agg_name in args.aggregation:
-        scores = load_aggregation(agg_name)(metric, stats)
-        for name, score in zip(names, scores):
+        refs = read_references(args.ref, len(sources))
+    aggregations = [load_aggregation(a) for a in args.aggregation]
+    first = Task(files_dataset(sources, names, hyps), metric, aggregations[0], refs).score()
+    out: dict = {"metric": first.metric.signature(), "systems": {}}
+    for agg_name, agg in zip(args.aggregation, aggregations):
+        scored = first if agg is aggregations[0] else first.reaggregate(agg)
+        for name, score in zip(names, scored.system_scores):
             out["systems"].setdefault(name, {})[agg_name] = float(score)
+    metric, stats = first.metric, first.stats
     if hasattr(metric, "corpus_stats"):
         p, r, f = metric.prf(metric.corpus_stats(stats))
         for k, name in enumerate(names):
             out["systems"][name].update(precision=float(p[k]), recall=float(r[k]), f=float(f[k]))
-    first = args.aggregation[0]
-    out["ranking"] = sorted(names, key=lambda s: -out["systems"][s][first])
+    out["ranking"] = sorted(names, key=lambda s: -out["systems"][s][args.aggregation[0]])
     return out
 
 

@@ -29,7 +29,7 @@ from omegaconf import DictConfig, OmegaConf
 import gec_meta.cache as gm_cache
 from gec_meta.cache import text_hash
 from gec_meta.config import CONFIG_PATH, register_resolvers
-from gec_meta.meta.task import evaluate
+from gec_meta.meta.task import Task
 from gec_meta.metrics.llm import DryRunFinished
 from gec_meta.report.tables import atomic_write_text, single_run_markdown
 
@@ -37,17 +37,39 @@ log = logging.getLogger("gec_meta")
 
 
 def limit_threads(n: int) -> None:
-    """Cap torch and BLAS/OpenMP threads of this job (parallel sweeps share the cores)."""
-    import os
+    """Cap torch and BLAS/OpenMP threads of this job (parallel sweeps share the cores).
+
+    Process state, so only here at the Hydra edge; the metrics and encoders read their own
+    ``threads: ${threads}`` config option (no environment side channel)."""
+    import sys
 
     from threadpoolctl import threadpool_limits
 
-    os.environ["GEC_META_THREADS"] = str(n)  # read by gec_meta.encoders when torch is loaded
     threadpool_limits(limits=n)
-    import sys
-
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(n)
+
+
+def build_task(cfg: DictConfig) -> Task:
+    """The :class:`Task` of a composed config (dataset, refset, metric, aggregation, meta_eval)."""
+    data_dir = Path(cfg.data_dir)
+    dataset = instantiate(cfg.dataset, root=data_dir)
+    metric = instantiate(cfg.metric)
+    references = None
+    if metric.needs_references:
+        # _partial_: passing the Dataset object through instantiate would turn it into a config.
+        references = instantiate(cfg.refset, _partial_=True)(dataset=dataset, root=data_dir)
+    top_ks = cfg.meta_eval.top_ks
+    return Task(
+        dataset, metric, instantiate(cfg.aggregation), references,
+        window=cfg.meta_eval.window,
+        top_ks=None if top_ks is None else tuple(top_ks),
+        sentence_variant=cfg.meta_eval.sentence_variant,
+        sentence_level=cfg.meta_eval.sentence_level,
+        bootstrap_samples=cfg.meta_eval.get("bootstrap_samples", 0),
+        bootstrap_seed=cfg.meta_eval.get("bootstrap_seed", 0),
+        use_cache=cfg.cache,
+    )
 
 
 @hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="config")
@@ -66,41 +88,25 @@ def task(cfg: DictConfig) -> dict:
     # gm_cache.COUNTERS, not a name imported into this module: the joblib launcher pickles
     # this function by value (with copies of the globals it names).
     cache_before = Counter(gm_cache.COUNTERS)
-    data_dir = Path(cfg.data_dir)
-    dataset = instantiate(cfg.dataset, root=data_dir)
-    metric = instantiate(cfg.metric)
-    references = None
-    if metric.needs_references:
-        # _partial_: passing the Dataset object through instantiate would turn it into a config.
-        references = instantiate(cfg.refset, _partial_=True)(dataset=dataset, root=data_dir)
-    aggregation = instantiate(cfg.aggregation)
+    job = build_task(cfg)
     try:
-        result = evaluate(
-            dataset, metric, aggregation, references,
-            window=cfg.meta_eval.window,
-            top_ks=cfg.meta_eval.top_ks,
-            sentence_variant=cfg.meta_eval.sentence_variant,
-            sentence_level=cfg.meta_eval.sentence_level,
-            use_cache=cfg.cache,
-            bootstrap_samples=cfg.meta_eval.get("bootstrap_samples", 0),
-            bootstrap_seed=cfg.meta_eval.get("bootstrap_seed", 0),
-        )
+        result = job.run().replace(config_id=config_id)
     except DryRunFinished as done_dry:  # metric.dry_run=true (LLM evaluators): plan printed, no result
         log.info("%s", done_dry)
         return {}
-    result["config_id"] = config_id
     # Timings vary from run to run: they go to their own file so that results.json of two
     # runs of the same config are byte-identical.
-    timing = result.pop("timing")
+    timing = dict(result.timing)
     timing["cache"] = dict(gm_cache.COUNTERS - cache_before)  # this job's hits/misses (bench/bench_sweep.py)
+    payload = result.to_json(timing=False)
     atomic_write_text(out_dir / "timing.json", json.dumps(timing, indent=1) + "\n")
     atomic_write_text(out_dir / "config.yaml", config_yaml)
-    atomic_write_text(out_dir / "results.md", single_run_markdown(result))
-    atomic_write_text(done, json.dumps(result, indent=1, sort_keys=False) + "\n")
-    summary = ", ".join(f"{h}: r={c['pearson']:.3f} ρ={c['spearman']:.3f}" for h, c in result["system"].items())
-    log.info("%s", result["signature"])
-    log.info("%s/%s %s %s: %s", dataset.name, dataset.setting, metric.name, aggregation.name, summary)
-    return result
+    atomic_write_text(out_dir / "results.md", single_run_markdown(payload))
+    atomic_write_text(done, json.dumps(payload, indent=1, sort_keys=False) + "\n")
+    summary = ", ".join(f"{h}: r={c['pearson']:.3f} ρ={c['spearman']:.3f}" for h, c in result.system.items())
+    log.info("%s", result.signature)
+    log.info("%s/%s %s %s: %s", result.dataset, result.setting, result.metric, result.aggregation, summary)
+    return payload
 
 
 def main() -> None:

@@ -59,15 +59,13 @@ def format_alignment(al: Alignment) -> str:
 
 def plot_alignment(al: Alignment, path: str | Path, title: str = "") -> Path:
     """Heatmap of T (hypothesis edits on y, bottom to top; reference edits on x), Figure 4."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     H, G = al.T.shape
-    fig, ax = plt.subplots(figsize=(1.6 + 1.3 * max(G, 1), 1.2 + 0.6 * max(H, 1)))
+    fig = Figure(figsize=(1.6 + 1.3 * max(G, 1), 1.2 + 0.6 * max(H, 1)))
+    ax = fig.subplots()
     if H and G:
         im = ax.imshow(al.T, origin="lower", cmap="Blues", aspect="auto", vmin=0.0)
         for i in range(H):
@@ -84,7 +82,6 @@ def plot_alignment(al: Alignment, path: str | Path, title: str = "") -> Path:
     ax.set_title((title + "\n" if title else "") + f"P={al.precision:.3f} R={al.recall:.3f} F0.5={al.f:.3f}", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=130)
-    plt.close(fig)
     return path
 
 

@@ -29,9 +29,12 @@ def component(name: str, options: dict) -> str:
     return f"{name}(" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) + ")"
 
 
-def result_signature(dataset, references, metric, aggregation, sentence_variant: str) -> str:
-    """``data:...|refs:...|metric:...|agg:...|sent:...|<versions>``."""
+def result_signature(dataset, references, metric, aggregation, sentence_variant: str,
+                     bootstrap_samples: int = 0, bootstrap_seed: int = 0) -> str:
+    """``data:...|refs:...|metric:...|agg:...|sent:...|<versions>``, then
+    ``|bootstrap:B(seed=K)`` when bootstrap CIs were computed (``bootstrap_samples`` > 0)."""
     refs = references.signature() if references is not None else "none"
+    bootstrap = f"|bootstrap:{bootstrap_samples}(seed={bootstrap_seed})" if bootstrap_samples > 0 else ""
     return "|".join([
         f"data:{dataset.signature()}",
         f"refs:{refs}",
@@ -39,4 +42,4 @@ def result_signature(dataset, references, metric, aggregation, sentence_variant:
         f"agg:{aggregation.signature()}",
         f"sent:{sentence_variant}",
         versions(),
-    ])
+    ]) + bootstrap

@@ -1,31 +1,39 @@
-"""The pure meta-evaluation task: dataset + references + metric + aggregation -> results.
+"""The meta-evaluation task: one typed :class:`Task` with one :meth:`Task.run`, and its :class:`Result`.
 
-Three stages meet at plain data (see ``STYLE.md``):
+A task is dataset + references + metric + aggregation + meta-evaluation options.  Three stages
+meet at plain data (see ``STYLE.md``):
 
-1. :func:`compute_statistics` (expensive): the metric's statistics, shape (S, N, R, K), cached
-   on disk per system by content (metric identity + that system's text + the references), so a
-   system shared by several settings (SEEDA Base and +Fluency) or sweeps is scored once.
-2. aggregation (cheap): statistics -> one score per system.
-3. :func:`meta_evaluate` (cheap): system scores and sentence scores vs human judgments.
+1. :meth:`Task.statistics` (expensive): the metric bound to the dataset's systems and its
+   statistics, shape (S, N, R, K), through :func:`compute_statistics` (cached on disk per system
+   by content: metric identity + that system's text + the references, so a system shared by
+   several settings (SEEDA Base and +Fluency) or sweeps is scored once).
+2. :meth:`Task.score` (cheap): the aggregation's system scores, shape (S,) -> :class:`Scored`.
+   Needs no human judgments (``gec-meta score`` scores your own files this way).
+3. :meth:`Task.run`: 1 + 2, then system scores and sentence scores vs the human judgments
+   (:func:`compare_with_humans`), bootstrap CIs -> :class:`Result`, whose :meth:`Result.to_json`
+   is the ``results.json`` of a run.
 
-No Hydra here: ``run.py`` composes configs and calls :func:`evaluate`.
+No Hydra and no process state here: ``gec-meta-run`` (:mod:`gec_meta.cli.run`), ``gec-meta``,
+:mod:`gec_meta.api`, :mod:`gec_meta.report.reproduce` and the experiment scripts build Tasks.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
-from typing import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from gec_meta import cache
-from gec_meta.meta.aggregation import Aggregation
 from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import References
 from gec_meta.errors import GecMetaError
+from gec_meta.meta.aggregation import Aggregation
 from gec_meta.meta.evaluation import sentence_agreement, system_correlations, top_k, window_analysis
-from gec_meta.metrics.base import Metric
 from gec_meta.meta.signature import result_signature
+from gec_meta.metrics.base import Metric
 
 
 class MetricOutputError(GecMetaError, ValueError):
@@ -99,33 +107,32 @@ def compute_statistics(
     return np.stack(arrays, axis=0) if arrays else np.zeros((0, N, R, len(metric.stat_names)))
 
 
-def dataset_statistics(
-    dataset: Dataset,
-    metric: Metric,
-    references: References | None = None,
-    use_cache: bool = True,
-) -> tuple[Metric, np.ndarray]:
-    """Stage 1 on a dataset: the metric bound to the dataset's systems and its statistics.
+@dataclass(frozen=True, eq=False)
+class Scored:
+    """A metric's statistics on a dataset and one aggregation's system scores: what the
+    significance tests resample.
 
-    The bound metric both computes the statistics and aggregates them (and is what
-    :mod:`gec_meta.meta.significance` re-aggregates on resampled sentences).
-
-    Returns:
-        (bound metric, statistics of shape (S, N, R, K)).
+    Attributes:
+        dataset: the dataset.
+        metric: the metric bound to the dataset's systems.
+        stats: shape (S, N, R, K).
+        aggregation: the aggregation.
+        system_scores: shape (S,).
     """
-    refs_for_metric = None
-    if metric.needs_references:
-        if references is None:
-            raise GecMetaError(f"metric {metric.name} needs a reference set")
-        refs_for_metric = references.for_metric(getattr(metric, "reference_kind", "text"))
-    metric = metric.bind(dataset.sources, dataset.hypotheses,
-                         refs_for_metric if metric.needs_references else (), systems=dataset.systems)
-    stats = compute_statistics(metric, dataset.sources, dataset.hypotheses, refs_for_metric, use_cache,
-                               systems=dataset.systems, bind=False)
-    return metric, stats
+
+    dataset: Dataset
+    metric: Metric
+    stats: np.ndarray
+    aggregation: Aggregation
+    system_scores: np.ndarray
+
+    def reaggregate(self, aggregation: Aggregation) -> "Scored":
+        """The same statistics under another aggregation (no metric call)."""
+        return Scored(self.dataset, self.metric, self.stats, aggregation,
+                      np.asarray(aggregation(self.metric, self.stats), dtype=np.float64))
 
 
-def meta_evaluate(
+def compare_with_humans(
     dataset: Dataset,
     system_scores: np.ndarray,
     sentence_scores: np.ndarray | None = None,
@@ -142,7 +149,7 @@ def meta_evaluate(
         top_ks: K values for top-K (None: S down to 4).
 
     Returns:
-        dict with ``system``, ``sentence``, ``window``, ``top_k``.
+        dict with ``system``, and when computed ``sentence``, ``window``, ``top_k``.
     """
     system_scores = np.asarray(system_scores, dtype=np.float64)
     if system_scores.shape != (dataset.num_systems,):
@@ -169,62 +176,196 @@ def meta_evaluate(
     return out
 
 
-def evaluate(
-    dataset: Dataset,
-    metric: Metric,
-    aggregation: Aggregation,
-    references: References | None = None,
-    window: int | None = 4,
-    top_ks: Sequence[int] | None = None,
-    sentence_variant: str = "seeda",
-    sentence_level: bool = True,
-    use_cache: bool = True,
-    bootstrap_samples: int = 0,
-    bootstrap_seed: int = 0,
-) -> dict:
-    """Run the whole task and return a JSON-ready result.
+# The keys of results.json, in their order; the optional ones are left out when None.
+_JSON_KEYS = ("signature", "dataset", "setting", "refset", "metric", "aggregation", "system_scores",
+              "diagnostics", "system", "sentence", "window", "top_k", "timing", "config_id")
+_OPTIONAL = frozenset({"diagnostics", "sentence", "window", "top_k", "timing", "config_id"})
 
-    ``bootstrap_samples > 0`` adds percentile 95% confidence intervals to every system-level
-    correlation (``result["system"][human]["ci"]``), resampling sentences with replacement
-    and re-aggregating the metric's statistics on each sample, with a
-    ``numpy.random.default_rng(bootstrap_seed)`` generator (see :mod:`gec_meta.meta.significance`).
 
-    Returns:
-        ``{"signature", "dataset", "setting", "refset", "metric", "aggregation",
-        "system_scores": {system: score}, "system": {human: {pearson, spearman}},
-        "sentence": {aspect: {accuracy, kendall, pairs}}, "window", "top_k", "timing"}``.
+@dataclass(frozen=True, eq=False)
+class Result:
+    """What one :class:`Task` run produced; :meth:`to_json` is the ``results.json`` of a run.
+
+    Attributes:
+        signature: what produced it (:func:`gec_meta.meta.signature.result_signature`).
+        dataset, setting, refset, metric, aggregation: names (``refset`` None for
+            reference-free metrics).
+        system_scores: system -> score, in the dataset's system order.
+        system: human score name -> ``{"pearson", "spearman"}`` (+ ``"ci"`` with bootstrap:
+            ``{"pearson": [low, high], "spearman": [low, high], "samples": B}``).
+        diagnostics: the metric's diagnostics (e.g. missing LLM scores), or None.
+        sentence: judgment aspect -> ``{"accuracy", "kendall", "pairs"}``, or None.
+        window: human -> window analysis rows (:func:`gec_meta.meta.evaluation.window_analysis`), or None.
+        top_k: human -> top-K rows (:func:`gec_meta.meta.evaluation.top_k`), or None.
+        timing: seconds per stage (``statistics_s``, ``aggregation_s``, ``meta_eval_s``), or None.
+        config_id: the hash of the resolved Hydra config (``gec-meta-run``), or None.
+        scored: the bound metric, statistics and system scores behind the numbers (for
+            significance tests); not serialised, None after :meth:`from_json`.
+
+    ``result["system"]`` reads the JSON field of that name (as :meth:`to_json` has it).
     """
-    t0 = time.perf_counter()
-    metric, stats = dataset_statistics(dataset, metric, references, use_cache)
-    t1 = time.perf_counter()
-    system_scores = aggregation(metric, stats)
-    sentence_scores = metric.sentence_scores(stats) if sentence_level else None
-    t2 = time.perf_counter()
-    result = meta_evaluate(dataset, system_scores, sentence_scores, window, top_ks, sentence_variant)
-    if bootstrap_samples > 0:
+
+    signature: str
+    dataset: str
+    setting: str
+    refset: str | None
+    metric: str
+    aggregation: str
+    system_scores: dict[str, float]
+    system: dict[str, dict]
+    diagnostics: dict | None = None
+    sentence: dict | None = None
+    window: dict | None = None
+    top_k: dict | None = None
+    timing: dict | None = None
+    config_id: str | None = None
+    scored: Scored | None = field(default=None, repr=False)
+
+    def to_json(self, timing: bool = True) -> dict[str, Any]:
+        """The JSON-ready dict (key order of ``results.json``); ``timing=False`` leaves the
+        run-dependent timings out."""
+        out = {}
+        for key in _JSON_KEYS:
+            value = getattr(self, key)
+            if key in _OPTIONAL and (value is None or (key == "timing" and not timing)):
+                continue
+            out[key] = value
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Result":
+        """The inverse of :meth:`to_json` (without :attr:`scored`)."""
+        unknown = set(data) - set(_JSON_KEYS)
+        if unknown:
+            raise ValueError(f"unknown result field(s) {sorted(unknown)}")
+        return cls(**dict(data))
+
+    def replace(self, **changes) -> "Result":
+        return dataclasses.replace(self, **changes)
+
+    def __getitem__(self, key: str):
+        if key not in _JSON_KEYS or (key in _OPTIONAL and getattr(self, key) is None):
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __contains__(self, key: object) -> bool:
+        return key in _JSON_KEYS and not (key in _OPTIONAL and getattr(self, key) is None)
+
+    def get(self, key: str, default=None):
+        return self[key] if key in self else default
+
+
+@dataclass(frozen=True, eq=False)
+class Task:
+    """One meta-evaluation: ``metric`` with ``aggregation`` on ``dataset`` against the humans.
+
+    Attributes:
+        dataset: systems, sources and human judgments (a dataset without human scores can be
+            scored, :meth:`score`, but not meta-evaluated).
+        metric: the (unbound) metric.
+        aggregation: statistics -> system scores.
+        references: the reference set (None for reference-free metrics).
+        window: window size of the window analysis (None: skip; clipped to S).
+        top_ks: K values for top-K (None: S down to 4).
+        sentence_variant: ``seeda``, ``wmt`` or ``displayed``
+            (:func:`gec_meta.meta.evaluation.sentence_agreement`).
+        sentence_level: compute the sentence-level agreement.
+        bootstrap_samples: > 0 adds percentile 95% confidence intervals to every system-level
+            correlation (sentences resampled with replacement, the statistics re-aggregated on
+            each sample, ``numpy.random.default_rng(bootstrap_seed)``; see
+            :mod:`gec_meta.meta.significance`).
+        bootstrap_seed: the seed of that resampling.
+        use_cache: read and write the statistics cache.
+    """
+
+    dataset: Dataset
+    metric: Metric
+    aggregation: Aggregation
+    references: References | None = None
+    window: int | None = 4
+    top_ks: tuple[int, ...] | None = None
+    sentence_variant: str = "seeda"
+    sentence_level: bool = True
+    bootstrap_samples: int = 0
+    bootstrap_seed: int = 0
+    use_cache: bool = True
+
+    def __post_init__(self):
+        if self.top_ks is not None:
+            object.__setattr__(self, "top_ks", tuple(int(k) for k in self.top_ks))
+
+    def statistics(self) -> tuple[Metric, np.ndarray]:
+        """Stage 1: the metric bound to the dataset's systems and its statistics.
+
+        The bound metric both computes the statistics and aggregates them (and is what
+        :mod:`gec_meta.meta.significance` re-aggregates on resampled sentences).
+
+        Returns:
+            (bound metric, statistics of shape (S, N, R, K)).
+        """
+        metric, ds = self.metric, self.dataset
+        refs = None
+        if metric.needs_references:
+            if self.references is None:
+                raise GecMetaError(f"metric {metric.name} needs a reference set")
+            refs = self.references.for_metric(getattr(metric, "reference_kind", "text"))
+        bound = metric.bind(ds.sources, ds.hypotheses, refs if metric.needs_references else (), systems=ds.systems)
+        stats = compute_statistics(bound, ds.sources, ds.hypotheses, refs, self.use_cache,
+                                   systems=ds.systems, bind=False)
+        return bound, stats
+
+    def score(self) -> Scored:
+        """Stages 1 + 2: statistics and system scores (no human judgments needed)."""
+        metric, stats = self.statistics()
+        return Scored(self.dataset, metric, stats, self.aggregation,
+                      np.asarray(self.aggregation(metric, stats), dtype=np.float64))
+
+    def run(self) -> Result:
+        """Statistics, system scores and their agreement with the human judgments."""
+        ds = self.dataset
+        t0 = time.perf_counter()
+        metric, stats = self.statistics()
+        t1 = time.perf_counter()
+        scored = Scored(ds, metric, stats, self.aggregation,
+                        np.asarray(self.aggregation(metric, stats), dtype=np.float64))
+        sentence_scores = metric.sentence_scores(stats) if self.sentence_level else None
+        t2 = time.perf_counter()
+        humans = compare_with_humans(ds, scored.system_scores, sentence_scores, self.window, self.top_ks,
+                                     self.sentence_variant)
+        if self.bootstrap_samples > 0:
+            self._add_confidence_intervals(scored, humans["system"])
+        t3 = time.perf_counter()
+        refs = self.references if metric.needs_references else None
+        return Result(
+            signature=result_signature(ds, refs, metric, self.aggregation, self.sentence_variant,
+                                       self.bootstrap_samples, self.bootstrap_seed),
+            dataset=ds.name,
+            setting=ds.setting,
+            refset=refs.name if refs is not None else None,
+            metric=metric.name,
+            aggregation=self.aggregation.name,
+            system_scores={s: float(v) for s, v in zip(ds.systems, scored.system_scores)},
+            diagnostics=metric.diagnostics(stats, ds.systems) or None,
+            timing={"statistics_s": t1 - t0, "aggregation_s": t2 - t1, "meta_eval_s": t3 - t2},
+            scored=scored,
+            **humans,
+        )
+
+    def _add_confidence_intervals(self, scored: Scored, system: dict) -> None:
         from gec_meta.meta.significance import bootstrap_indices, confidence_intervals, resampled_system_scores
 
         # One set of resamples serves every human score (the system scores do not depend on it).
-        indices = bootstrap_indices(dataset.num_sentences, np.random.default_rng(bootstrap_seed), bootstrap_samples)
-        resampled = resampled_system_scores(metric, stats, aggregation, indices)
-        for human, values in dataset.human.items():
+        rng = np.random.default_rng(self.bootstrap_seed)
+        indices = bootstrap_indices(self.dataset.num_sentences, rng, self.bootstrap_samples)
+        resampled = resampled_system_scores(scored.metric, scored.stats, self.aggregation, indices)
+        for human, values in self.dataset.human.items():
             ci = confidence_intervals(resampled, values)
-            result["system"][human]["ci"] = {
-                k: [v["low"], v["high"]] for k, v in ci.items()
-            }
-            result["system"][human]["ci"]["samples"] = bootstrap_samples
-    t3 = time.perf_counter()
-    return {
-        "signature": result_signature(dataset, references if metric.needs_references else None,
-                                      metric, aggregation, sentence_variant)
-        + (f"|bootstrap:{bootstrap_samples}(seed={bootstrap_seed})" if bootstrap_samples > 0 else ""),
-        "dataset": dataset.name,
-        "setting": dataset.setting,
-        "refset": references.name if (metric.needs_references and references is not None) else None,
-        "metric": metric.name,
-        "aggregation": aggregation.name,
-        "system_scores": {s: float(v) for s, v in zip(dataset.systems, system_scores)},
-        **({"diagnostics": diag} if (diag := metric.diagnostics(stats, dataset.systems)) else {}),
-        **result,
-        "timing": {"statistics_s": t1 - t0, "aggregation_s": t2 - t1, "meta_eval_s": t3 - t2},
-    }
+            system[human]["ci"] = {k: [v["low"], v["high"]] for k, v in ci.items()}
+            system[human]["ci"]["samples"] = self.bootstrap_samples
+
+
+def evaluate(dataset: Dataset, metric: Metric, aggregation: Aggregation, references: References | None = None,
+             **options) -> dict:
+    """``Task(dataset, metric, aggregation, references, **options).run().to_json()`` (kept for
+    callers written against the earlier dict API; new code: :class:`Task`)."""
+    return Task(dataset, metric, aggregation, references, **options).run().to_json()

@@ -94,8 +94,8 @@ def search(
     """
     from gec_meta.data.datasets import default_root, load_dataset
     from gec_meta.data.refsets import load_refset
-    from gec_meta.meta.task import evaluate
     from gec_meta.meta.aggregation import load_aggregation
+    from gec_meta.meta.task import Task
 
     root = default_root() if root is None else root
     ds = load_dataset(dataset, root, **(dataset_options or {}))
@@ -105,8 +105,8 @@ def search(
     for lam in lambdas:
         m = dataclasses.replace(metric, reg_m=float(lam))
         t0 = time.perf_counter()
-        res = evaluate(ds, m, agg, refs, window=None, sentence_level=False, use_cache=use_cache)
-        out.append(LambdaResult(float(lam), res["system"], time.perf_counter() - t0))
+        res = Task(ds, m, agg, refs, window=None, sentence_level=False, use_cache=use_cache).run()
+        out.append(LambdaResult(float(lam), res.system, time.perf_counter() - t0))
         if progress:
             progress(out[-1])
     return out
@@ -137,14 +137,12 @@ def collect(folder: str | Path) -> list[LambdaResult]:
 
 def plot(results: Sequence[LambdaResult], chosen: LambdaResult, path: str | Path, title: str) -> Path:
     """Correlation vs lambda (Pearson and Spearman for every human score), chosen lambda marked."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig, ax = plt.subplots(figsize=(7, 3.8))
+    fig = Figure(figsize=(7, 3.8))
+    ax = fig.subplots()
     x = [r.reg_m for r in results]
     for human in sorted(results[0].correlations):
         ax.plot(x, [r.pearson(human) for r in results], marker=".", label=f"{human} Pearson")
@@ -159,7 +157,6 @@ def plot(results: Sequence[LambdaResult], chosen: LambdaResult, path: str | Path
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)
     return path
 
 

@@ -1,14 +1,30 @@
-"""Matplotlib figures (PNG), always with the Agg backend: no display needed."""
+"""Matplotlib figures (PNG) through the object API (:class:`matplotlib.figure.Figure` +
+``savefig``): no pyplot, no backend selected, no display needed, nothing set at import."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Mapping, Sequence
 
-import matplotlib
+import numpy as np
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+
+def _figure(nrows: int = 1, ncols: int = 1, **kwargs):
+    """A new figure and its axes, as ``pyplot.subplots`` returns them (``figsize`` goes to the figure)."""
+    fig = Figure(figsize=kwargs.pop("figsize", None))
+    return fig, fig.subplots(nrows, ncols, **kwargs)
+
+
+def _save(fig, path: str | Path, suptitle: str | None = None, dpi: int = 120) -> Path:
+    """Title (optional), tight layout, PNG written to ``path`` (folders created)."""
+    if suptitle is not None:
+        fig.suptitle(suptitle)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=dpi)
+    return path
 
 
 def plot_window_analysis(
@@ -24,7 +40,7 @@ def plot_window_analysis(
         path: PNG file to write.
         published: label -> published values at each start rank, drawn dashed.
     """
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+    fig, axes = _figure(1, 2, figsize=(10, 3.8), sharey=True)
     for ax, kind in zip(axes, ("pearson", "spearman")):
         for label, rows in curves.items():
             x = [r["start_rank"] for r in rows]
@@ -39,13 +55,7 @@ def plot_window_analysis(
         ax.set_ylim(-1.05, 1.05)
     axes[0].set_ylabel("correlation")
     axes[1].legend(fontsize=8, loc="lower left")
-    fig.suptitle(title)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _save(fig, path, title)
 
 
 def plot_lines(
@@ -58,7 +68,7 @@ def plot_lines(
     invert_x: bool = False,
 ) -> Path:
     """A labelled line plot (top-K curves, correlation vs lambda, ...)."""
-    fig, ax = plt.subplots(figsize=(6, 3.8))
+    fig, ax = _figure(figsize=(6, 3.8))
     for label, ys in series.items():
         style = "k--" if "published" in label else "-o"
         ax.plot(x[: len(ys)], ys, style, label=label, markersize=3)
@@ -69,27 +79,12 @@ def plot_lines(
     ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 # --------------------------------------------------------------------------------------------
 # Scatter of system scores, grouped bars, line panels and per-system-pair heatmaps
 # (PT-M2 Figure 3 and β sweep; UOT-ERRANT Figures 3 and 6).
-
-import numpy as np
-
-
-def _save(fig, path: str | Path, dpi: int = 120) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=dpi)
-    plt.close(fig)
-    return path
 
 
 def fit_line(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
@@ -160,7 +155,7 @@ def plot_system_scatter(
     n = len(panels)
     ncols = max(1, min(ncols, n))
     nrows = (n + ncols - 1) // ncols
-    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, 4.4 * nrows), squeeze=False)
+    fig, axes = _figure(nrows, ncols, figsize=(5.2 * ncols, 4.4 * nrows), squeeze=False)
     for ax, panel in zip(axes.flat, panels):
         x = np.asarray(panel["human"], dtype=np.float64)
         y = np.asarray(panel["metric"], dtype=np.float64)
@@ -181,9 +176,7 @@ def plot_system_scatter(
         ax.legend(fontsize=8, loc="best")
     for ax in list(axes.flat)[n:]:
         ax.set_visible(False)
-    fig.suptitle(title)
-    fig.tight_layout()
-    return _save(fig, path)
+    return _save(fig, path, title)
 
 
 def plot_grouped_bars(
@@ -203,7 +196,7 @@ def plot_grouped_bars(
     k = len(labels)
     width = 0.8 / max(k, 1)
     x = np.arange(len(categories))
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(categories) * max(k, 2) / 2), 4.8))
+    fig, ax = _figure(figsize=(max(6.0, 1.6 * len(categories) * max(k, 2) / 2), 4.8))
     marked = False
     for i, label in enumerate(labels):
         pos = x - 0.4 + width * (i + 0.5)
@@ -223,7 +216,6 @@ def plot_grouped_bars(
     ax.axhline(0, color="grey", lw=0.5)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=min(k + 1, 4), frameon=False)
-    fig.tight_layout()
     return _save(fig, path)
 
 
@@ -240,7 +232,7 @@ def plot_line_panels(
     n = len(panels)
     ncols = max(1, min(ncols, n))
     nrows = (n + ncols - 1) // ncols
-    fig, axes = plt.subplots(nrows, ncols, figsize=(5.0 * ncols, 3.6 * nrows), squeeze=False, sharex=True)
+    fig, axes = _figure(nrows, ncols, figsize=(5.0 * ncols, 3.6 * nrows), squeeze=False, sharex=True)
     for ax, (name, series) in zip(axes.flat, panels.items()):
         for label, ys in series.items():
             ax.plot(list(x)[: len(ys)], ys, "-o", markersize=4, label=label)
@@ -251,9 +243,7 @@ def plot_line_panels(
         ax.legend(fontsize=7)
     for ax in list(axes.flat)[n:]:
         ax.set_visible(False)
-    fig.suptitle(title)
-    fig.tight_layout()
-    return _save(fig, path)
+    return _save(fig, path, title)
 
 
 def agreement_rate(agree, pairs):
@@ -295,7 +285,7 @@ def plot_pair_heatmaps(
     diffs = [mats[k] for k, d in zip(names, difference) if d and np.isfinite(mats[k]).any()]
     vmax = max([np.nanmax(np.abs(m)) for m in diffs] + [1e-9])
     side = 0.5 * (S - 1) + 2.0
-    fig, axes = plt.subplots(1, len(names), figsize=(side * len(names), side), squeeze=False)
+    fig, axes = _figure(1, len(names), figsize=(side * len(names), side), squeeze=False)
     for ax, name, diff in zip(axes[0], names, difference):
         m = mats[name][1:, :-1]  # rows systems[1:], columns systems[:-1]
         if diff:
@@ -315,6 +305,4 @@ def plot_pair_heatmaps(
         ax.set_title(name, fontsize=10)
         cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
         cb.set_label(f"difference ({unit} points)" if diff else f"agreement ({unit})", fontsize=8)
-    fig.suptitle(title)
-    fig.tight_layout()
-    return _save(fig, path)
+    return _save(fig, path, title)

@@ -10,6 +10,7 @@ worse than the best of their column (:mod:`gec_meta.meta.significance`).
 
 from __future__ import annotations
 
+import argparse
 import functools
 import math
 from dataclasses import dataclass, field
@@ -18,10 +19,10 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from gec_meta.meta.aggregation import Aggregation, load_aggregation
-from gec_meta.data.datasets import Dataset, load_dataset
-from gec_meta.data.refsets import References, load_refset
-from gec_meta.meta.task import dataset_statistics, evaluate
+from gec_meta.data.datasets import load_dataset
+from gec_meta.data.refsets import load_refset
+from gec_meta.meta.aggregation import load_aggregation
+from gec_meta.meta.task import Scored, Task
 from gec_meta.metrics.base import Metric
 from gec_meta.report.tables import Table, atomic_write_text, fmt_number
 from gec_meta.meta.significance import (CORRELATIONS, bootstrap_indices, compare_with_best, confidence_intervals,
@@ -61,72 +62,30 @@ def _refs(root: str, name: str, options: tuple, refset: str, refset_options: tup
     return load_refset(refset, _dataset(root, name, options), root, **dict(refset_options))
 
 
-def run(
+def task(
     root: str | Path,
     dataset: str,
-    metric,
+    metric: Metric,
     aggregation: str = "default",
     refset: str = "official",
     dataset_options: dict | None = None,
     refset_options: dict | None = None,
     aggregation_options: dict | None = None,
-) -> dict:
-    """Evaluate one configuration (datasets and references loaded once per process)."""
-    ds, refs = _inputs(root, dataset, metric, refset, dataset_options, refset_options)
-    agg = load_aggregation(aggregation, **(aggregation_options or {}))
-    return evaluate(ds, metric, agg, refs, window=None)
+    **options,
+) -> Task:
+    """The :class:`Task` of one configuration given by names, datasets and references loaded
+    once per process; ``options`` are :class:`Task` fields (default here: no window analysis).
 
-
-def _inputs(root, dataset: str, metric, refset: str, dataset_options: dict | None,
-            refset_options: dict | None) -> tuple[Dataset, References | None]:
-    """The (memoised) dataset and, if the metric needs them, its references."""
+    ``task(...).run()`` meta-evaluates (a :class:`Result`); ``task(...).score()`` gives the
+    statistics and system scores the significance tests resample (a :class:`Scored`).
+    """
     root = str(root)
     dopts = tuple(sorted((dataset_options or {}).items()))
     ropts = tuple(sorted((refset_options or {}).items()))
     ds = _dataset(root, dataset, dopts)
-    return ds, (_refs(root, dataset, dopts, refset, ropts) if metric.needs_references else None)
-
-
-@dataclass(frozen=True)
-class Scored:
-    """A metric's statistics on a dataset and one aggregation's system scores: what the
-    significance tests resample.
-
-    Attributes:
-        dataset: the dataset.
-        metric: the metric bound to the dataset's systems.
-        stats: shape (S, N, R, K).
-        aggregation: the aggregation.
-        system_scores: shape (S,).
-    """
-
-    dataset: Dataset
-    metric: Metric
-    stats: np.ndarray
-    aggregation: Aggregation
-    system_scores: np.ndarray
-
-
-def score(dataset: Dataset, metric: Metric, aggregation: Aggregation,
-          references: References | None = None, use_cache: bool = True) -> Scored:
-    """Statistics (cached) and system scores of ``metric`` on ``dataset``."""
-    bound, stats = dataset_statistics(dataset, metric, references, use_cache)
-    return Scored(dataset, bound, stats, aggregation, np.asarray(aggregation(bound, stats), dtype=np.float64))
-
-
-def score_run(
-    root: str | Path,
-    dataset: str,
-    metric,
-    aggregation: str = "default",
-    refset: str = "official",
-    dataset_options: dict | None = None,
-    refset_options: dict | None = None,
-    aggregation_options: dict | None = None,
-) -> Scored:
-    """:func:`score` of a configuration given as for :func:`run`."""
-    ds, refs = _inputs(root, dataset, metric, refset, dataset_options, refset_options)
-    return score(ds, metric, load_aggregation(aggregation, **(aggregation_options or {})), refs)
+    refs = _refs(root, dataset, dopts, refset, ropts) if metric.needs_references else None
+    agg = load_aggregation(aggregation, **(aggregation_options or {}))
+    return Task(ds, metric, agg, refs, **{"window": None, **options})
 
 
 @dataclass(frozen=True)
@@ -296,30 +255,34 @@ class Section:
     command: str = ""
 
 
-def output_dir(default: Path) -> Path:
-    """``--out DIR`` from the command line (``make reproduce`` passes outputs/reproduce), else
-    ``default`` (the committed ``experiments/results``)."""
-    import sys
-
-    if "--out" in sys.argv:
-        return Path(sys.argv[sys.argv.index("--out") + 1])
-    return default
+SIGNIFICANCE_METHODS = ("williams", "permutation", "bootstrap")
 
 
-def _argv_option(name: str, default: str) -> str:
-    import sys
+def experiment_parser(description: str, results: Path,
+                      significance: Significance | None = None) -> argparse.ArgumentParser:
+    """The command line of an experiment script: ``--out DIR`` (default ``results``, the
+    committed ``experiments/results``; ``make reproduce`` passes outputs/reproduce), and with
+    a default ``significance`` the test's ``--significance``, ``--resamples``, ``--seed``."""
+    ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, default=results, help=f"output folder (default: {results})")
+    if significance is not None:
+        ap.add_argument("--significance", choices=SIGNIFICANCE_METHODS, default=significance.method,
+                        help="how the comparison tables mark metrics not significantly worse than the best")
+        ap.add_argument("--resamples", type=int, default=significance.resamples,
+                        help="permutation/bootstrap samples")
+        ap.add_argument("--seed", type=int, default=significance.seed, help="seed of the resampling")
+    return ap
 
-    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
 
-
-def significance_from_argv(default: Significance = Significance()) -> Significance:
-    """``--significance williams|permutation|bootstrap``, ``--resamples N``, ``--seed K`` from
-    the command line of an experiment script, else ``default``."""
-    method = _argv_option("--significance", default.method)
-    if method not in ("williams", "permutation", "bootstrap"):
-        raise SystemExit(f"--significance {method}: choose williams, permutation or bootstrap")
-    return Significance(method, int(_argv_option("--resamples", str(default.resamples))),
-                        int(_argv_option("--seed", str(default.seed))), default.alpha, default.mark)
+def parse_experiment_args(argv: Sequence[str], description: str, results: Path,
+                          significance: Significance | None = None) -> argparse.Namespace:
+    """:func:`experiment_parser` applied to ``argv`` (the script passes ``sys.argv[1:]``);
+    with ``significance``, ``args.significance`` is the selected :class:`Significance`."""
+    args = experiment_parser(description, results, significance).parse_args(list(argv))
+    if significance is not None:
+        args.significance = Significance(args.significance, args.resamples, args.seed,
+                                         significance.alpha, significance.mark)
+    return args
 
 
 def try_metric(name: str, *overrides: str, **options):
@@ -355,15 +318,15 @@ def write_report(path: str | Path, title: str, intro: str, sections: Sequence[Se
     return text
 
 
-def comparison_section(scored: dict, columns, title: str, caption: str, script: str) -> Section:
+def comparison_section(scored: dict, columns, title: str, caption: str, script: str,
+                       sig: Significance = Significance()) -> Section:
     """A side-by-side table of metrics (our numbers) with bold best, underlined second and
-    significance marks (options from the command line, :func:`significance_from_argv`).
+    significance marks (``sig``: the script's :func:`parse_experiment_args`).
 
     Args:
         scored: metric label -> :class:`Scored` per column (as :func:`comparison_table` reads).
         script: the experiment script, for the section's command line.
     """
-    sig = significance_from_argv()
     table = comparison_table(scored, columns, sig, caption=caption)
     return Section(f"{title}: best, second best, not significantly worse than the best",
                    text=table.render("md"), command=f".venv/bin/python experiments/{script} {sig.options()}")
