@@ -99,3 +99,40 @@ def test_aggregations_on_length_metric():
     np.testing.assert_allclose(Default()(Length(), stats), [3, 5])
     np.testing.assert_allclose(Average()(Length(), stats), [1.5, 2.5])
     np.testing.assert_allclose(ExpectedWins()(Length(), stats), [0.0, 1.0])
+
+
+# ---------------------------------------------------------------------------- resampling owned by the aggregation
+class _Counting(Length):
+    """Length with a declared corpus reduction, counting corpus_scores calls."""
+
+    def __init__(self, how):
+        object.__setattr__(self, "_how", how)
+        object.__setattr__(self, "calls", 0)
+
+    @property
+    def corpus_reduction(self):
+        return self._how
+
+    def corpus_scores(self, stats):
+        object.__setattr__(self, "calls", self.calls + 1)
+        return super().corpus_scores(stats)
+
+
+@pytest.mark.parametrize("how", ["sum", None])
+def test_default_resample_follows_corpus_reduction(how):
+    rng = np.random.default_rng(0)
+    stats = rng.integers(1, 9, size=(4, 30)).astype(float)[:, :, None, None]
+    idx = rng.integers(0, 30, size=(25, 30))
+    metric = _Counting(how)
+    got = Default().resample(metric, stats, idx)
+    assert metric.calls == (0 if how == "sum" else 25)  # declared sum: vectorised, no recomputation
+    want = np.stack([Default()(Length(), stats[:, i]) for i in idx])
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_resample_recomputes_on_missing_scores():
+    stats = np.array([[1.0, np.nan, 3.0], [2.0, 2.0, 2.0]])[:, :, None, None]
+    idx = np.array([[0, 1, 2], [2, 2, 0]])
+    got = Average().resample(Length(), stats, idx)
+    want = np.stack([Average()(Length(), stats[:, i]) for i in idx])
+    np.testing.assert_array_equal(got, want)

@@ -1,6 +1,7 @@
 """Aggregations: sentence-level statistics or scores -> one score per system.
 
-Pure functions of arrays (no metric state, no global state):
+Pure functions of arrays (no metric state, no global state); every aggregation also knows how
+to re-aggregate on resamples of the sentences (:meth:`Aggregation.resample`, shape (P, S)):
 
 * ``default``        the metric's own corpus score (edit/n-gram counts accumulated over the
                      corpus for M2, ERRANT, GLEU; the mean for sentence metrics);
@@ -12,8 +13,6 @@ Pure functions of arrays (no metric state, no global state):
 
 from __future__ import annotations
 
-import itertools
-import math
 import warnings
 from dataclasses import dataclass
 from typing import ClassVar
@@ -21,6 +20,12 @@ from typing import ClassVar
 import numpy as np
 
 from gec_meta.errors import ConfigError
+from gec_meta.meta.resampling import sentence_counts
+from gec_meta.meta.trueskill import TrueSkillParams, _trueskill_env, pairwise_outcomes, trueskill_mu
+
+__all__ = ["Aggregation", "Default", "Average", "TrueSkillAggregation", "ExpectedWins", "load_aggregation",
+           "trueskill_scores", "expected_wins_from_wins", "win_matrix", "pairwise_outcomes", "_trueskill_env",
+           "AGGREGATIONS"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,37 @@ class Aggregation:
         """System scores, shape (S,), from statistics of shape (S, N, R, K)."""
         raise NotImplementedError
 
+    def resample(self, metric, stats: np.ndarray, indices: np.ndarray) -> np.ndarray:
+        """The system scores ``self(metric, stats[:, idx])`` of every resample ``idx``.
+
+        The default recomputes every resample; aggregations that are functions of per-sentence
+        values override it with a vectorised form (equal to recomputing to rounding).
+
+        Args:
+            metric: the bound metric.
+            stats: shape (S, N, R, K).
+            indices: shape (P, N'), sentence indices of every resample.
+
+        Returns:
+            shape (P, S).
+        """
+        out = [np.asarray(self(metric, stats[:, idx]), dtype=np.float64) for idx in np.asarray(indices)]
+        return np.stack(out) if out else np.zeros((0, stats.shape[0]))
+
+
+def _finite_sentence_scores(metric, stats: np.ndarray, indices: np.ndarray) -> np.ndarray | None:
+    """The metric's sentence scores, shape (S, N), if they are all finite and there is at least
+    one resample; else None (NaN-aware means: the caller recomputes every resample)."""
+    sentence = np.asarray(metric.sentence_scores(stats), dtype=np.float64)
+    return sentence if np.isfinite(sentence).all() and len(indices) else None
+
+
+def _resampled_reduction(sentence: np.ndarray, indices: np.ndarray, how: str) -> np.ndarray:
+    """Mean (``how="mean"``) or sum of the sentence scores, shape (S, N), over every resample
+    (P, N'): ``counts @ sentence.T`` (/ N'), shape (P, S)."""
+    total = sentence_counts(indices, sentence.shape[1]) @ sentence.T
+    return total / indices.shape[1] if how == "mean" else total
+
 
 @dataclass(frozen=True)
 class Default(Aggregation):
@@ -48,6 +84,18 @@ class Default(Aggregation):
 
     def __call__(self, metric, stats):
         return np.asarray(metric.corpus_scores(stats), dtype=np.float64)
+
+    def resample(self, metric, stats, indices):
+        """Vectorised when the metric declares its corpus score the mean or sum of its sentence
+        scores (``metric.corpus_reduction``: SentM2, BERTScore, Scribendi, ...) and they are
+        finite; corpus scores from statistics accumulated over the corpus (M2, ERRANT, GLEU,
+        GREEN: edit or n-gram counts) are recomputed on every resample."""
+        indices = np.asarray(indices)
+        how = getattr(metric, "corpus_reduction", None)
+        sentence = _finite_sentence_scores(metric, stats, indices) if how in ("mean", "sum") else None
+        if sentence is None:
+            return super().resample(metric, stats, indices)
+        return _resampled_reduction(sentence, indices, how)
 
 
 @dataclass(frozen=True)
@@ -65,89 +113,29 @@ class Average(Aggregation):
             warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN row: NaN, reported downstream
             return np.nanmean(scores, axis=1)
 
-
-def pairwise_outcomes(scores: np.ndarray) -> np.ndarray:
-    """Pairwise comparison of the systems' scores on every sentence.
-
-    Args:
-        scores: shape (S, N); NaN = no score (the pair is skipped).
-
-    Returns:
-        int8 array (N, S, S): +1 where system i scored higher than j, -1 lower, 0 tie,
-        and -2 where either score is NaN.
-    """
-    x = np.asarray(scores, dtype=np.float64).T  # (N, S)
-    a, b = x[:, :, None], x[:, None, :]
-    out = np.sign(np.nan_to_num(a - b)).astype(np.int8)  # NaN -> 0 here, -2 below (no cast warning)
-    out[np.isnan(a) | np.isnan(b)] = -2
-    return out
-
-
-def _trueskill_env(mu, sigma, beta, tau, draw_probability):
-    import trueskill
-
-    # A local environment: never trueskill.setup()/make_as_global(), which would change the
-    # defaults of every other user of the package in this process.
-    return trueskill.TrueSkill(
-        mu=mu, sigma=sigma, beta=beta, tau=tau, draw_probability=draw_probability, backend=None
-    )
-
-
-def _rate_1vs1(env, m1: float, v1: float, m2: float, v2: float, drawn: bool, draw_margin: float):
-    """One TrueSkill update of player 1 (winner, or first of a draw) vs player 2.
-
-    Closed form of the two-player factor graph (Herbrich et al. 2006, Table 1) using the
-    environment's own v/w functions, so it agrees with ``env.rate`` to rounding
-    (``tests/test_aggregation.py`` checks this on random sequences).  Written out because the
-    package's generic factor-graph scheduler costs ~110 µs per comparison, and a GJG15
-    TrueSkill aggregation makes 102k comparisons.
-
-    Args are means and variances (sigma^2) after the dynamics step (tau^2 already added).
-    Returns the new (m1, v1, m2, v2).
-    """
-    c2 = 2 * env.beta ** 2 + v1 + v2
-    c = math.sqrt(c2)
-    t = (m1 - m2) / c
-    eps = draw_margin / c
-    if drawn:
-        v, w = env.v_draw(t, eps), env.w_draw(t, eps)
-    else:
-        v, w = env.v_win(t, eps), env.w_win(t, eps)
-    m1n = m1 + v1 / c * v
-    m2n = m2 - v2 / c * v
-    v1n = v1 * (1 - v1 / c2 * w)
-    v2n = v2 * (1 - v2 / c2 * w)
-    return m1n, v1n, m2n, v2n
+    def resample(self, metric, stats, indices):
+        """Vectorised mean when every sentence score is finite; else recomputed per resample."""
+        indices = np.asarray(indices)
+        sentence = _finite_sentence_scores(metric, stats, indices)
+        if sentence is None:
+            return super().resample(metric, stats, indices)
+        return _resampled_reduction(sentence, indices, "mean")
 
 
 @dataclass(frozen=True)
-class TrueSkillAggregation(Aggregation):
-    """TrueSkill over sentence-level pairwise comparisons; the system score is the final mu.
+class TrueSkillAggregation(TrueSkillParams, Aggregation):
+    """TrueSkill over sentence-level pairwise comparisons; the system score is the final mu
+    (:mod:`gec_meta.meta.trueskill`).
 
     Order (deterministic, part of the signature): sentence by sentence, and within a sentence
     every pair (i, j), i < j, in system-index order; the result depends on the order of the
     systems, so the dataset's configured order is used (SEEDA alphabetical, GJG15 Table 3).
 
-    Fields (defaults = gec-metrics / "Rethinking" Appendix A, after SEEDA's human TrueSkill):
-        mu 0, sigma 0.5, beta 0.25, tau 0, draw_probability 0.25.
-        order: ``sentence`` (the above) or ``shuffled`` (the comparisons in a random order
-            drawn from ``seed``; a robustness check, not the published setting).
-        seed: used only by ``order: shuffled``.
+    Fields and defaults: :class:`gec_meta.meta.trueskill.TrueSkillParams` (gec-metrics /
+    "Rethinking" Appendix A, after SEEDA's human TrueSkill).
     """
 
-    mu: float = 0.0
-    sigma: float = 0.5
-    beta: float = 0.25
-    tau: float = 0.0
-    draw_probability: float = 0.25
-    order: str = "sentence"
-    seed: int = 0
-
     name: ClassVar[str] = "trueskill"
-
-    def __post_init__(self):
-        if self.order not in ("sentence", "shuffled"):
-            raise ConfigError(f"aggregation.order must be 'sentence' or 'shuffled', got {self.order!r}")
 
     def options(self):
         opts = super().options()
@@ -156,55 +144,24 @@ class TrueSkillAggregation(Aggregation):
         return opts
 
     def __call__(self, metric, stats):
-        return trueskill_scores(
-            np.asarray(metric.sentence_scores(stats)), mu=self.mu, sigma=self.sigma, beta=self.beta,
-            tau=self.tau, draw_probability=self.draw_probability, order=self.order, seed=self.seed,
-        )
+        return trueskill_mu(np.asarray(metric.sentence_scores(stats)), None, self)[0]
+
+    def resample(self, metric, stats, indices):
+        """All resamples at once (:func:`gec_meta.meta.trueskill.trueskill_mu`)."""
+        return trueskill_mu(np.asarray(metric.sentence_scores(stats), dtype=np.float64), np.asarray(indices), self)
 
 
-def trueskill_scores(
-    scores: np.ndarray,
-    mu: float = 0.0,
-    sigma: float = 0.5,
-    beta: float = 0.25,
-    tau: float = 0.0,
-    draw_probability: float = 0.25,
-    order: str = "sentence",
-    seed: int = 0,
-) -> np.ndarray:
-    """TrueSkill mu of every system from sentence scores.
+def trueskill_scores(scores: np.ndarray, **params) -> np.ndarray:
+    """TrueSkill mu of every system from sentence scores (one run).
 
     Args:
         scores: shape (S, N); higher is better; equal scores are draws; NaN pairs skipped.
+        **params: :class:`gec_meta.meta.trueskill.TrueSkillParams` fields (defaults there).
 
     Returns:
         shape (S,).
     """
-    from trueskill import calc_draw_margin
-
-    env = _trueskill_env(mu, sigma, beta, tau, draw_probability)
-    outcomes = pairwise_outcomes(scores)
-    S = outcomes.shape[1]
-    means = [float(mu)] * S
-    variances = [float(sigma) ** 2] * S
-    draw_margin = calc_draw_margin(draw_probability, 2, env)
-    pairs = [(n, i, j) for n in range(outcomes.shape[0]) for i, j in itertools.combinations(range(S), 2)]
-    if order == "shuffled":
-        rng = np.random.default_rng(seed)
-        pairs = [pairs[k] for k in rng.permutation(len(pairs))]
-    tau2 = float(tau) ** 2
-    for n, i, j in pairs:
-        o = outcomes[n, i, j]
-        if o == -2:
-            continue
-        vi, vj = variances[i] + tau2, variances[j] + tau2
-        if o >= 0:  # i wins or draw: i is "player 1"
-            means[i], variances[i], means[j], variances[j] = _rate_1vs1(
-                env, means[i], vi, means[j], vj, o == 0, draw_margin)
-        else:
-            means[j], variances[j], means[i], variances[i] = _rate_1vs1(
-                env, means[j], vj, means[i], vi, False, draw_margin)
-    return np.array(means)
+    return trueskill_mu(scores, None, TrueSkillParams(**params))[0]
 
 
 def win_matrix(scores: np.ndarray) -> np.ndarray:
@@ -255,6 +212,16 @@ class ExpectedWins(Aggregation):
 
     def __call__(self, metric, stats):
         return expected_wins_from_wins(win_matrix(np.asarray(metric.sentence_scores(stats))))
+
+    def resample(self, metric, stats, indices):
+        """Win counts of every resample at once: ``counts @ beats`` with beats[i, j, n] = 1
+        where system i scored higher than j on sentence n."""
+        indices = np.asarray(indices)
+        x = np.asarray(metric.sentence_scores(stats), dtype=np.float64)
+        S, N = x.shape
+        beats = (x[:, None, :] > x[None, :, :]).astype(np.float64)  # (S, S, N)
+        wins = (sentence_counts(indices, N) @ beats.reshape(S * S, N).T).reshape(-1, S, S)
+        return np.stack([expected_wins_from_wins(w) for w in wins])
 
 
 AGGREGATIONS = {

@@ -12,64 +12,36 @@ from __future__ import annotations
 
 import itertools
 import warnings
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from gec_meta.meta.correlation import pearson_r, spearman_rho
 from gec_meta.data.judgments import RankingItem, rank_matrix
+from gec_meta.meta.correlation import CORRELATIONS, UndefinedCorrelationWarning, pearson, spearman
 
+Correlations = Mapping[str, Callable[[Sequence[float], Sequence[float]], float]]
 
-class UndefinedCorrelationWarning(UserWarning):
-    """A correlation is undefined (constant input); the result is NaN."""
-
-
-def _check_vectors(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    if x.shape != y.shape or x.ndim != 1:
-        raise ValueError(f"correlation needs two vectors of one length, got shapes {x.shape} and {y.shape}")
-    if not (np.isfinite(x).all() and np.isfinite(y).all()):
-        raise ValueError("correlation input contains NaN or inf (a metric returned a non-finite score)")
-    return x, y
-
-
-def pearson(x: Sequence[float], y: Sequence[float]) -> float:
-    """Pearson's r; NaN with an :class:`UndefinedCorrelationWarning` if either input is constant."""
-    x, y = _check_vectors(x, y)
-    if len(x) < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
-        warnings.warn("Pearson correlation undefined for constant input (or < 2 systems): NaN",
-                      UndefinedCorrelationWarning, stacklevel=2)
-        return float("nan")
-    return pearson_r(x, y)
-
-
-def spearman(x: Sequence[float], y: Sequence[float]) -> float:
-    """Spearman's rho (ties get average ranks); NaN with a warning for constant input."""
-    x, y = _check_vectors(x, y)
-    if len(x) < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
-        warnings.warn("Spearman correlation undefined for constant input (or < 2 systems): NaN",
-                      UndefinedCorrelationWarning, stacklevel=2)
-        return float("nan")
-    return spearman_rho(x, y)
+__all__ = ["UndefinedCorrelationWarning", "pearson", "spearman", "system_correlations", "window_analysis",
+           "top_k", "sentence_agreement", "pairwise_agreement", "human_expected_wins"]
 
 
 def system_correlations(
-    metric_scores: Sequence[float], human: Mapping[str, Sequence[float]]
+    metric_scores: Sequence[float], human: Mapping[str, Sequence[float]],
+    correlations: Correlations = CORRELATIONS,
 ) -> dict[str, dict[str, float]]:
-    """Pearson and Spearman against every human score.
+    """Every correlation (default Pearson and Spearman) against every human score.
 
     Args:
         metric_scores: shape (S,).
         human: name -> shape (S,).
+        correlations: correlation name -> function of two (S,) vectors
+            (:data:`gec_meta.meta.correlation.CORRELATIONS`).
 
     Returns:
-        ``{name: {"pearson": r, "spearman": rho}}``.
+        ``{name: {"pearson": r, "spearman": rho}}`` (one key per correlation).
     """
-    return {
-        name: {"pearson": pearson(metric_scores, h), "spearman": spearman(metric_scores, h)}
-        for name, h in human.items()
-    }
+    return {name: {kind: corr(metric_scores, h) for kind, corr in correlations.items()}
+            for name, h in human.items()}
 
 
 def _order_by_human(human: np.ndarray) -> np.ndarray:
@@ -78,13 +50,15 @@ def _order_by_human(human: np.ndarray) -> np.ndarray:
 
 
 def window_analysis(
-    metric_scores: Sequence[float], human: Sequence[float], window: int
+    metric_scores: Sequence[float], human: Sequence[float], window: int,
+    correlations: Correlations = CORRELATIONS,
 ) -> list[dict[str, float]]:
     """Correlations over windows of ``window`` consecutive systems ranked by the human score.
 
     Args:
         metric_scores, human: shape (S,).
         window: systems per window, 2 <= window <= S (the papers use 4 and 8).
+        correlations: name -> function, as :func:`system_correlations`.
 
     Returns:
         one dict per window start (S - window + 1 of them): ``start_rank`` and ``end_rank``
@@ -98,20 +72,25 @@ def window_analysis(
     order = _order_by_human(h)
     m, h = m[order], h[order]
     return [
-        {
-            "start_rank": i + 1,
-            "end_rank": i + window,
-            "pearson": pearson(m[i : i + window], h[i : i + window]),
-            "spearman": spearman(m[i : i + window], h[i : i + window]),
-        }
+        {"start_rank": i + 1, "end_rank": i + window,
+         **{kind: corr(m[i : i + window], h[i : i + window]) for kind, corr in correlations.items()}}
         for i in range(S - window + 1)
     ]
 
 
 def top_k(
-    metric_scores: Sequence[float], human: Sequence[float], ks: Sequence[int] | None = None
+    metric_scores: Sequence[float], human: Sequence[float], ks: Sequence[int] | None = None,
+    correlations: Correlations = CORRELATIONS,
 ) -> list[dict[str, float]]:
-    """Correlations over the K best systems by human score, for each K (default S down to 4)."""
+    """Correlations (name -> function, as :func:`system_correlations`) over the K best systems
+    by human score, for each K (default S down to 4).
+
+    Args:
+        metric_scores, human: shape (S,).
+
+    Returns:
+        one dict per K: ``k``, ``pearson``, ``spearman``.
+    """
     m = np.asarray(metric_scores, dtype=np.float64)
     h = np.asarray(human, dtype=np.float64)
     S = len(m)
@@ -122,7 +101,7 @@ def top_k(
         if not 2 <= k <= S:
             raise ValueError(f"top-K needs 2 <= K <= {S}, got {k}")
         idx = order[:k]
-        out.append({"k": k, "pearson": pearson(m[idx], h[idx]), "spearman": spearman(m[idx], h[idx])})
+        out.append({"k": k, **{kind: corr(m[idx], h[idx]) for kind, corr in correlations.items()}})
     return out
 
 
