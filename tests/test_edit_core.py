@@ -16,7 +16,7 @@ from gec_meta.metrics.edit.core import Edit, EditMetric, match_by_key
 
 @dataclass(frozen=True)
 class _StatsOnly(EditMetric):
-    name: ClassVar[str] = "stats_only"
+    corpus_name: ClassVar[str] = "stats_only"
 
     def match(self, sources, hypotheses, references):  # pragma: no cover - not used
         raise NotImplementedError
@@ -34,8 +34,8 @@ def test_f_beta_conventions():
 
 
 def test_match_by_key_counts():
-    h = (Edit(0, 1, "A"), Edit(3, 3, "the"))
-    r = (Edit(0, 1, "A"), Edit(5, 6, ""))
+    h = (Edit.span(0, 1, "A"), Edit.span(3, 3, "the"))
+    r = (Edit.span(0, 1, "A"), Edit.span(5, 6, ""))
     m = match_by_key(h, r)
     assert m.counts() == (1.0, 1.0, 1.0)
 

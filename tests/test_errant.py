@@ -9,7 +9,7 @@ from gec_meta.meta.aggregation import Default, TrueSkillAggregation
 from gec_meta.data.datasets import load_seeda
 from gec_meta.data.refsets import load_refset
 from gec_meta.meta.task import compute_statistics, evaluate
-from gec_meta.metrics.edit.errant import Errant, SentErrant
+from gec_meta.metrics.edit.errant import Errant
 
 
 def test_errant_hand_example():
@@ -36,7 +36,7 @@ def test_insertion_at_sentence_start_and_cache_equivalence(isolated_cache):
 
 def test_senterrant_is_mean_of_sentence_f():
     stats = np.array([[[[1, 0, 0]], [[0, 1, 0]]]], dtype=float)  # F = 1 and F = 0
-    assert SentErrant().corpus_scores(stats)[0] == pytest.approx(0.5)
+    assert Errant(level="sentence").corpus_scores(stats)[0] == pytest.approx(0.5)
 
 
 # Goto et al. 2025 ("Rethinking"), Table 1, ERRANT rows, TS human scores, refset official with
@@ -61,20 +61,18 @@ def test_errant_reproduces_rethinking_table1(data_root, setting):
     np.testing.assert_allclose(got, RETHINKING_DEFAULT[setting], atol=0.01)
 
 
-def test_parse_workers_follow_threads_and_env(monkeypatch):
-    from gec_meta.metrics.edit.errant import _worker_count
+def test_parse_workers_follow_threads(monkeypatch):
+    from gec_meta.edits.extract import worker_count
 
-    monkeypatch.delenv("GEC_META_WORKERS", raising=False)
-    monkeypatch.setenv("GEC_META_THREADS", "1")  # a sweep job given one core parses in-process
-    assert _worker_count(5000) == 1
-    monkeypatch.setenv("GEC_META_THREADS", "3")
-    assert _worker_count(5000) == 3 and _worker_count(199) == 1  # small batches stay in-process
-    monkeypatch.setenv("GEC_META_WORKERS", "2")  # explicit setting wins
-    assert _worker_count(10) == 2
+    monkeypatch.setenv("GEC_META_THREADS", "3")  # the environment is not read
+    assert worker_count(5000, threads=1) == 1  # a sweep job given one core parses in-process
+    assert worker_count(5000, threads=3) == 3 and worker_count(199, threads=3) == 1  # small batches stay in-process
+    assert worker_count(10, threads=1, workers=2) == 2  # an explicit worker count wins
+    assert worker_count(5000) == min(__import__("os").cpu_count() or 1, 4)
 
 
 def test_chunks_keep_sources_together_and_balance_tokens():
-    from gec_meta.metrics.edit.errant import _split_by_source
+    from gec_meta.edits.extract import _split_by_source
 
     # source "a x" has 4 outputs of 2 tokens, a 20-token source 1 output, "c" 2 outputs
     pairs = [("a x", f"a y{i}") for i in range(4)] + [("b " * 20, "b " * 19)] + [("c", "c d"), ("c", "c e")]
@@ -90,7 +88,7 @@ def test_chunks_keep_sources_together_and_balance_tokens():
 
 
 def test_spacy_speedups_have_their_own_cache_namespace(monkeypatch):
-    from gec_meta.metrics.edit import errant as E
+    from gec_meta.edits import extract as E
 
     E.extractor_signature.cache_clear()
     try:

@@ -7,7 +7,7 @@ from errant.alignment import Alignment
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gec_meta.metrics.edit.errant import load_annotator
+from gec_meta.edits.extract import load_annotator
 from gec_meta.edits.errant_align import FastAlignment, annotate
 
 # Words chosen so that lemmas, POS, case-only changes, transpositions and repeats all occur.

@@ -1,4 +1,4 @@
-"""Tests of M2 / SentM2 (our m2scorer 3.2 re-implementation)."""
+"""Tests of M2 / SentM2 (M2 at level=sentence; our m2scorer 3.2 re-implementation)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gec_meta.data.m2 import GoldEdit, apply_edits, parse_m2
-from gec_meta.metrics.edit.m2 import M2, SentM2, m2_corpus_prf
+from gec_meta.metrics.edit.m2 import M2, m2_corpus_prf
+
+
+def sent_m2():
+    return M2(level="sentence")
 from gec_meta.edits.m2scorer import (
     EPSILON, NOOP, SUB, TYPE_NAMES, BoundedLattice, _lattice_edges, build_lattice,
     choose_annotator, m2_sentence, score_annotator,
@@ -137,10 +141,10 @@ def test_sentm2_mean_of_sentence_f():
     srcs = ["a b", "c d"]
     hyps = [["a x", "c d"]]
     refs = [[(G(1, 2, "x"),), (G(0, 1, "e"),)], [(G(1, 2, "y"),), (G(0, 1, "e"),)]]
-    stats = SentM2().statistics(srcs, hyps, refs)
+    stats = sent_m2().statistics(srcs, hyps, refs)
     # sentence 1: annotator 0, F = 1; sentence 2: no edit proposed, one missed: F = 0
-    assert SentM2().corpus_scores(stats)[0] == pytest.approx(0.5)
-    assert SentM2().best_reference(stats)[0].tolist() == [0, 0]
+    assert sent_m2().corpus_scores(stats)[0] == pytest.approx(0.5)
+    assert sent_m2().best_reference(stats)[0].tolist() == [0, 0]
     # corpus M2: tp 1, fp 0, fn 1 -> P 1, R .5, F0.5 = .8333
     assert M2().corpus_scores(stats)[0] == pytest.approx(1.25 * 0.5 / (0.25 + 0.5))
 

@@ -13,9 +13,12 @@ from gec_meta.encoders import Encoder  # noqa: E402
 from gec_meta.encoders.testing import tiny_bert  # noqa: E402
 from gec_meta.errors import ConfigError  # noqa: E402
 from gec_meta.metrics.neural.bertscore import BERTScoreScorer  # noqa: E402
-from gec_meta.metrics.edit.errant import Errant, SentErrant  # noqa: E402
-from gec_meta.metrics.edit.m2 import M2, SentM2  # noqa: E402
-from gec_meta.metrics.edit.pt import PTErrant, PTM2, SelfScorer, SentPTErrant, SentPTM2, apply_edit, edit_weights  # noqa: E402
+from gec_meta.edits.edit import apply_edits  # noqa: E402
+from gec_meta.metrics.edit.errant import Errant  # noqa: E402
+from gec_meta.metrics.edit.m2 import M2  # noqa: E402
+from gec_meta.metrics.edit.pt import PTErrant, PTM2, SelfScorer, edit_weights  # noqa: E402
+
+SENT = {"level": "sentence"}
 
 SOURCES = ["the cat sit on the mat .", "they play the important role in our life ."]
 # annotator 0: "sit" -> "sits"; "the" -> "an"
@@ -56,9 +59,9 @@ def independent_f(folder, cand: str, ref: str) -> float:
 
 
 def test_apply_edit_and_weights():
-    assert apply_edit("a b c", (1, 2, "x y")) == "a x y c"
-    assert apply_edit("a b c", (1, 1, "x")) == "a x b c"
-    assert apply_edit("a b c", (0, 2, "")) == "c"
+    assert apply_edits("a b c", [(1, 2, "x y")]) == "a x y c"
+    assert apply_edits("a b c", [(1, 1, "x")]) == "a x b c"
+    assert apply_edits("a b c", [(0, 2, "")]) == "c"
     np.testing.assert_array_equal(edit_weights([-0.5, 0.25, 0.0], "absolute"), [0.5, 0.25, 0.0])
     np.testing.assert_array_equal(edit_weights([-0.5, 0.25, 0.0], "inverse"), [2.0, 4.0, 0.0])
 
@@ -93,30 +96,31 @@ def test_zero_weights_fallback_only_at_sentence_level(bert_dir):
     hyps = [["the cat sits on the mat ."], ["The cat sits on the mat ."]]
     scorer = BERTScoreScorer(Encoder(str(bert_dir), cache=False))
     corpus = PTM2(scorer=scorer).statistics(src, hyps, gold)
-    sent = SentPTM2(scorer=scorer).statistics(src, hyps, gold)
+    sent = PTM2(scorer=scorer, **SENT).statistics(src, hyps, gold)
     np.testing.assert_array_equal(corpus[:, 0, 0], [[0, 0, 0], [0, 0, 0]])
     np.testing.assert_array_equal(sent[:, 0, 0], [[1, 0, 0], [0, 0, 1]])  # 1/|U| with |U| = 1
-    np.testing.assert_array_equal(SentPTM2(scorer=scorer).sentence_scores(sent)[:, 0],
-                                  SentM2().sentence_scores(SentM2().statistics(src, hyps, gold))[:, 0])
+    np.testing.assert_array_equal(PTM2(scorer=scorer, **SENT).sentence_scores(sent)[:, 0],
+                                  M2(**SENT).sentence_scores(M2(**SENT).statistics(src, hyps, gold))[:, 0])
 
 
-@pytest.mark.parametrize("pt_cls, base_cls", [(PTM2, M2), (SentPTM2, SentM2)])
-def test_self_scorer_equals_m2(pt_cls, base_cls):
-    a = pt_cls(scorer=SelfScorer()).statistics(SOURCES, HYPS, GOLD)
-    b = base_cls().statistics(SOURCES, HYPS, GOLD)
+@pytest.mark.parametrize("level", ["corpus", "sentence"])
+def test_self_scorer_equals_m2(level):
+    a = PTM2(scorer=SelfScorer(), level=level).statistics(SOURCES, HYPS, GOLD)
+    b = M2(level=level).statistics(SOURCES, HYPS, GOLD)
     np.testing.assert_array_equal(a, b)
-    np.testing.assert_array_equal(pt_cls(scorer=SelfScorer()).corpus_scores(a), base_cls().corpus_scores(b))
+    np.testing.assert_array_equal(PTM2(scorer=SelfScorer(), level=level).corpus_scores(a), M2(level=level).corpus_scores(b))
 
 
-@pytest.mark.parametrize("pt_cls, base_cls", [(PTErrant, Errant), (SentPTErrant, SentErrant)])
-def test_self_scorer_equals_errant(pt_cls, base_cls):
+@pytest.mark.parametrize("level", ["corpus", "sentence"])
+def test_self_scorer_equals_errant(level):
     pytest.importorskip("errant")
     refs = [["the cat sits on the mat .", "they play an important role in our life ."],
             ["the cat sits on a mat .", "they play the important role in their life ."]]
-    a = pt_cls(scorer=SelfScorer()).statistics(SOURCES, HYPS, refs)
-    b = base_cls().statistics(SOURCES, HYPS, refs)
+    a = PTErrant(scorer=SelfScorer(), level=level).statistics(SOURCES, HYPS, refs)
+    b = Errant(level=level).statistics(SOURCES, HYPS, refs)
     np.testing.assert_array_equal(a, b)
-    np.testing.assert_array_equal(pt_cls(scorer=SelfScorer()).corpus_scores(a), base_cls().corpus_scores(b))
+    np.testing.assert_array_equal(PTErrant(scorer=SelfScorer(), level=level).corpus_scores(a),
+                                  Errant(level=level).corpus_scores(b))
 
 
 def test_one_scorer_call_per_run_and_cache_key(bert_dir):

@@ -20,7 +20,8 @@ from gec_meta.metrics.edit.uot import UOTErrant  # noqa: E402
 from gec_meta.metrics.edit.uot_transport import (  # noqa: E402
     UOTSettings, cost_matrix, edit_masses, transport_counts, transport_plan,
 )
-from gec_meta.metrics.edit.uot_vectors import apply_edits, edit_sentences  # noqa: E402
+from gec_meta.edits.edit import apply_edits  # noqa: E402
+from gec_meta.metrics.edit.uot_vectors import edit_sentences  # noqa: E402
 from gec_meta.report.lambda_search import LAMBDAS, LambdaResult, select_lambda  # noqa: E402
 
 SRC = "the cat sit on the mat ."

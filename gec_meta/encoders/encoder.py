@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata as md
-import os
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -82,8 +81,8 @@ class Encoder:
         max_length: tokens per text incl. special tokens (longer texts are truncated).
         batch_size: texts per forward pass.
         device: torch device (``cpu`` default).
-        threads: ``torch.set_num_threads``; None = env ``GEC_META_THREADS`` if set, else
-            torch's own choice.
+        threads: ``torch.set_num_threads``; None = torch's own choice (configs pass the run's
+            ``threads``).
         tokenizer_options: extra ``AutoTokenizer.from_pretrained`` options (e.g.
             ``add_prefix_space`` for RoBERTa, as bert_score does).
         progress: show a tqdm bar for long work.
@@ -172,11 +171,8 @@ class Encoder:
             import torch
             from transformers import AutoModel
 
-            threads = self.threads
-            if threads is None and os.environ.get("GEC_META_THREADS"):
-                threads = int(os.environ["GEC_META_THREADS"])
-            if threads:
-                torch.set_num_threads(int(threads))
+            if self.threads:
+                torch.set_num_threads(int(self.threads))
             model = load_pretrained(AutoModel, self.source, self.revision, what="model")
             model.eval()
             self._model = model.to(self.device)

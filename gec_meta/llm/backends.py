@@ -236,10 +236,7 @@ class ChatBackend:
 
 
 def _threads(threads: int | None) -> int | None:
-    if threads:
-        return int(threads)
-    env = os.environ.get("GEC_META_THREADS")
-    return int(env) if env else None
+    return int(threads) if threads else None
 
 
 class TransformersChat(ChatBackend):
@@ -248,7 +245,7 @@ class TransformersChat(ChatBackend):
     Args (besides :class:`ChatBackend`'s):
         model: hub id (local Hub cache), folder, ``.gguf`` file or ``pkg://...`` (GGUF files are
             dequantised to float32 by transformers, ``gguf_file=``).
-        threads: ``torch.set_num_threads`` (None: ``$GEC_META_THREADS`` or torch's default).
+        threads: ``torch.set_num_threads`` (None: torch's default; configs pass the run's ``threads``).
         structured: constrain answers to the caller's JSON schema (module docstring).
         reuse_prefix: structured output reuses the key/value cache of the tokens a prompt
             shares with the first prompt of the process (the chat header and the instructions,

@@ -35,6 +35,7 @@ from typing import Sequence
 
 from gec_meta.cache import text_hash
 from gec_meta.config import config_root
+from gec_meta.edits.edit import Edit
 from gec_meta.errors import ConfigError
 
 #: ``conf/llm/prompts``, installed with the configs (``gec_meta.conf``).
@@ -126,18 +127,18 @@ def mark_edits(source: str, edits: Sequence[tuple]) -> str:
 
     Args:
         source: the tokenised source sentence.
-        edits: ERRANT edit tuples (o_start, o_end, c_start, c_end, o_str, c_str, type) of
-            (source, target) (:func:`gec_meta.metrics.edit.errant.ErrantExtractor.extract`); noop
-            edits are ignored.
+        edits: ERRANT edits (:class:`gec_meta.edits.edit.Edit`) of (source, target)
+            (:meth:`gec_meta.edits.extract.ErrantExtractor.extract`); noop edits are ignored.
     """
     tokens = source.split()
-    real = sorted((e for e in edits if e[6] != "noop" and e[0] >= 0), key=lambda e: (e[0], e[1]))
+    real = sorted((Edit._make(e) for e in edits), key=lambda e: (e.start, e.end))
+    real = [e for e in real if e.type != "noop" and e.start >= 0]
     out: list[str] = []
     pos = 0
     for e in real:
-        out.extend(tokens[pos:e[0]])
-        out.append(f"[{e[4]}{EDIT_ARROW}{e[5]}]")
-        pos = max(pos, e[1])
+        out.extend(tokens[pos:e.start])
+        out.append(f"[{e.original}{EDIT_ARROW}{e.correction}]")
+        pos = max(pos, e.end)
     out.extend(tokens[pos:])
     return " ".join(out)
 

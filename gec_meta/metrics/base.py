@@ -164,9 +164,15 @@ class Metric(abc.ABC):
         By default every option; metrics whose options only affect stage 2 (e.g. beta)
         override :meth:`stats_options` so sweeping them reuses the cache.
         """
-        parts = [self.name, f"v:{self.version}"]
+        parts = [self.stats_name, f"v:{self.version}"]
         parts += [f"{k}:{v}" for k, v in sorted(self.stats_options().items())]
         return "|".join(parts)
+
+    @property
+    def stats_name(self) -> str:
+        """The name in :meth:`cache_key` (default :attr:`name`; the edit metrics' sentence-level
+        names, e.g. ``sentm2``, share the corpus name's statistics)."""
+        return self.name
 
     def stats_options(self) -> dict[str, object]:
         """Options that affect :meth:`statistics` (default: all of them)."""

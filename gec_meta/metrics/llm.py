@@ -4,7 +4,7 @@ State-of-the-Art Evaluator for Grammatical Error Correction", §2.1, Appendices 
 An LLM reads a prompt with the source sentence in its essay context and up to five corrections
 ("targets") and answers a 1–5 score for each target as JSON.  LLM-S shows the targets as
 sentences, LLM-E shows each with its edits marked (``[orig→corr]``, edits from ERRANT through
-:class:`gec_meta.metrics.edit.errant.ErrantExtractor` and its cache).  Criterion variants append
+:class:`gec_meta.edits.extract.ErrantExtractor` and its cache).  Criterion variants append
 one sentence to the prompt (LLM-E: ``difficulty``, ``impact``; LLM-S: ``grammaticality``,
 ``fluency``, ``meaning``); see ``conf/llm/prompts/README.md``.
 
@@ -478,9 +478,9 @@ class LLMEdit(LLMEvaluator):
     criteria: ClassVar[tuple[str, ...]] = ("difficulty", "impact")
 
     def prepare(self, pairs: Sequence[tuple[str, str]]) -> None:
-        from gec_meta.metrics.edit.errant import _EXTRACTOR
+        from gec_meta.edits.extract import errant_extractor
 
-        edits = _EXTRACTOR.extract(list(pairs))
+        edits = errant_extractor().extract(list(pairs))
         object.__setattr__(self, "_edits", dict(zip(pairs, edits)))
 
     def format_targets(self, source: str, targets: Sequence[str]) -> list[str]:

@@ -44,17 +44,15 @@ Statistics: shape (S, N, R, 4), last axis (tp, fp, fn, tn), length-weighted.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
 import numpy as np
 
+from gec_meta.edits.extract import errant_edit_sets
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import f_beta
-from gec_meta.metrics.edit.core import EditMetric
-from gec_meta.metrics.edit.errant import IGNORED_TYPES, ErrantExtractor
-
-_EXTRACTOR = ErrantExtractor()
+from gec_meta.metrics.edit.core import PRFMetric
 
 # (o_start, o_end, c_start, c_end) of one edit.
 Span = tuple[int, int, int, int]
@@ -191,7 +189,7 @@ def _round4(x: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class CLEME(EditMetric):
+class CLEME(PRFMetric):
     """CLEME-dependent / CLEME-independent (Ye et al. 2023) on the edit core's stage 2.
 
     Fields (defaults: UOT-ERRANT paper settings, see the module docstring):
@@ -207,7 +205,9 @@ class CLEME(EditMetric):
     """
 
     mode: str = "independent"
-    level: str = "sentence"
+    # CLEME's signature has always named its level (unlike M2's / ERRANT's, whose level is in
+    # their name): same field as PRFMetric's, shown, and sentence level by default.
+    level: str = field(default="sentence", kw_only=True)
     tp_alpha: float = 10.0
     tp_min: float = 2.5
     tp_max: float = 10.0
@@ -218,21 +218,17 @@ class CLEME(EditMetric):
     fn_min: float = 0.75
     fn_max: float = 1.25
 
-    name: ClassVar[str] = "cleme"
+    corpus_name: ClassVar[str] = "cleme"
     version: ClassVar[str] = "1"
     stat_names: ClassVar[tuple[str, ...]] = ("tp", "fp", "fn", "tn")
 
     def __post_init__(self):
+        super().__post_init__()
         if self.mode not in ("dependent", "independent"):
             raise ConfigError(f"metric.mode must be 'dependent' or 'independent', got {self.mode!r}")
-        if self.level not in ("sentence", "corpus"):
-            raise ConfigError(f"metric.level must be 'sentence' or 'corpus', got {self.level!r}")
         for k in ("tp_alpha", "fp_alpha", "fn_alpha"):
             if getattr(self, k) < 1:
                 raise ConfigError(f"metric.{k} must be >= 1, got {getattr(self, k)!r}")
-
-    def stats_options(self) -> dict[str, object]:
-        return {k: v for k, v in self.options().items() if k not in ("beta", "level")}
 
     @property
     def weights(self) -> tuple[LengthWeight, LengthWeight, LengthWeight]:
@@ -241,36 +237,25 @@ class CLEME(EditMetric):
                 LengthWeight(self.fn_alpha, self.fn_min, self.fn_max))
 
     # ----------------------------------------------------------------- stage 1
-    def match(self, sources, hypotheses, references) -> np.ndarray:  # pragma: no cover - unused
-        raise NotImplementedError("CLEME compares chunks, not edit matches; see statistics()")
-
-    @staticmethod
-    def _edits(pairs: Sequence[tuple[str, str]]) -> list[list[Span]]:
-        flat = _EXTRACTOR.extract(list(pairs))
-        return [[(e[0], e[1], e[2], e[3]) for e in edits if e[6] not in IGNORED_TYPES] for edits in flat]
+    def _spans(self, sources: Sequence[str], texts: Sequence[Sequence[str]]) -> list[list[list[Span]]]:
+        """(o_start, o_end, c_start, c_end) of the ERRANT edits of every text, shape (T, N, E)."""
+        return [[[(e.start, e.end, e.c_start, e.c_end) for e in edits] for edits in row]
+                for row in errant_edit_sets(sources, texts, self.threads)]
 
     def statistics(self, sources, hypotheses, references) -> np.ndarray:
-        """Length-weighted (tp, fp, fn, tn) of every (system, sentence, reference).
-
-        Args:
-            sources: shape (N,).
-            hypotheses: shape (S, N).
-            references: shape (R, N).
-
-        Returns:
-            shape (S, N, R, 4).
-        """
+        """Length-weighted (tp, fp, fn, tn) of every (system, sentence, reference), shape
+        (S, N, R, 4) (arguments as :meth:`Metric.statistics`)."""
         N, S, R = len(sources), len(hypotheses), len(references)
-        ref_edits = self._edits([(sources[n], references[r][n]) for r in range(R) for n in range(N)])
-        hyp_edits = self._edits([(sources[n], h[n]) for h in hypotheses for n in range(N)])
+        ref_edits = self._spans(sources, references)
+        hyp_edits = self._spans(sources, hypotheses)
         out = np.zeros((S, N, R, 4), dtype=np.float64)
         for s in range(S):
             parts, kept = [], []
             for n in range(N):
                 refs = [r for r in range(R) if references[r][n].strip() or R < 2]
                 refs = refs or [0]
-                corrections = [(hypotheses[s][n], hyp_edits[s * N + n])]
-                corrections += [(references[r][n], ref_edits[r * N + n]) for r in refs]
+                corrections = [(hypotheses[s][n], hyp_edits[s][n])]
+                corrections += [(references[r][n], ref_edits[r][n]) for r in refs]
                 parts.append(partition(sources[n], corrections))
                 kept.append(refs)
             lengths = [c.length for p in parts for ref in p[1:] for c in ref if c.edited]
@@ -346,16 +331,3 @@ class CLEME(EditMetric):
         for s, n in np.ndindex(S, N):
             best[s, n] = max(range(R), key=lambda j: (f[s, n, j], p[s, n, j], r[s, n, j], -acc[s, n, j], -j))
         return best
-
-    def corpus_best_reference(self, stats: np.ndarray) -> np.ndarray:
-        return super().corpus_best_reference(stats[..., :3])
-
-    @property
-    def corpus_reduction(self) -> str | None:
-        return "mean" if self.level == "sentence" else None
-
-    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
-        """``level=sentence``: mean sentence F (SentCLEME); ``corpus``: F of accumulated counts."""
-        if self.level == "sentence":
-            return self.sentence_scores(stats).mean(axis=1)
-        return super().corpus_scores(stats)

@@ -1,47 +1,41 @@
-"""The one edit-metric core shared by M2, ERRANT and their weighted variants.
+"""The one edit-metric core shared by M2, ERRANT, their weighted variants, GoToScorer and CLEME.
 
-An edit metric compares the edits of a hypothesis with the edits of each reference:
+Two stages, two classes:
+
+* :class:`PRFMetric` -- metrics whose statistics are TP/FP/FN(-like) counts of every
+  (system, sentence, reference): F_beta, the best-reference choice (errant_compare's
+  tie-break), the corpus running-total reference choice, and ``level`` (corpus score from
+  accumulated counts, or the mean sentence score).  GoToScorer (chunks, Gotou et al. 2020) and
+  CLEME (chunks, Ye et al. 2023) produce such counts without matching edits.
+* :class:`EditMetric` -- a PRF metric whose counts come from matching edits:
 
     TP = sum of weights of hypothesis edits that match a reference edit
     FP = sum of weights of hypothesis edits that match none
     FN = sum of weights of reference edits that no hypothesis edit matches
 
-With unit weights these are the counts of m2scorer (Dahlmeier & Ng 2012) and errant_compare
-(Bryant et al. 2017).  Subclasses supply the *matching* (:meth:`EditMetric.match`: how edits
-are extracted and aligned); weighted variants (PT-M2 / PT-ERRANT, Gong et al. 2022;
-UOT-ERRANT, Goto et al. 2025) override the *weighting* hook :meth:`EditMetric.edit_stats` and
-nothing else, so there is exactly one scoring loop.
+  With unit weights these are the counts of m2scorer (Dahlmeier & Ng 2012) and errant_compare
+  (Bryant et al. 2017).  Subclasses supply the *matching* (:meth:`EditMetric.match`: how edits
+  are extracted and aligned); weighted variants (PT-M2 / PT-ERRANT, Gong et al. 2022;
+  UOT-ERRANT, Goto et al. 2025) override the *weighting* hook :meth:`EditMetric.edit_stats` and
+  nothing else, so there is exactly one scoring loop.
 
-Statistics layout: shape (S, N, R, 3) with the last axis (tp, fp, fn).
+Statistics layout: shape (S, N, R, K) with the last axis starting (tp, fp, fn) (K = 3; 4 with
+GoToScorer's and CLEME's tn).
 """
 
 from __future__ import annotations
 
 import abc
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
 import numpy as np
 
+from gec_meta.edits.edit import Edit, EditKey  # noqa: F401  (the package's one edit type)
+from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import Metric, f_beta
 
-
-@dataclass(frozen=True)
-class Edit:
-    """A token-span edit of the source: replace tokens [start, end) by ``correction``.
-
-    ``type`` is informative (ERRANT's error type or the M2 gold type) and does not take part
-    in matching.
-    """
-
-    start: int
-    end: int
-    correction: str
-    type: str = ""
-
-    @property
-    def key(self) -> tuple[int, int, str]:
-        return (self.start, self.end, self.correction)
+LEVELS = ("corpus", "sentence")
 
 
 @dataclass(frozen=True)
@@ -84,20 +78,123 @@ def prf_key(tp: float, fp: float, fn: float, beta: float) -> tuple[float, float,
 
 
 @dataclass(frozen=True)
-class EditMetric(Metric, abc.ABC):
-    """Edit-based metric with P/R/F_beta.
+class PRFMetric(Metric, abc.ABC):
+    """A metric whose statistics are (tp, fp, fn, ...) of every (system, sentence, reference).
 
     Fields:
         beta: F-measure beta; 0.5 as in the CoNLL-2014 shared task (Ng et al. 2014).
+        level: ``corpus`` (F_beta of counts accumulated over the corpus with errant_compare's /
+            m2scorer's running-total reference choice) or ``sentence`` (mean over sentences of
+            F_beta against each sentence's best reference: SentM2, SentERRANT, ...).  Keyword
+            only; it changes the metric's :attr:`name` (``m2`` -> ``sentm2``) but, unless
+            :attr:`level_in_statistics`, not its statistics or their cache key.
+        threads: CPU threads the statistics may use (ERRANT's worker processes); never part
+            of the signature.  Keyword only.
+
+    Class attributes:
+        corpus_name / sentence_name: :attr:`name` at each level.
+        level_in_statistics: True when ``level`` changes :meth:`statistics` (PT's sentence
+            fallback); the cache key then carries the level's name.
     """
 
     beta: float = 0.5
+    level: str = field(default="corpus", repr=False, kw_only=True)
+    threads: int | None = field(default=None, repr=False, compare=False, kw_only=True)
 
+    corpus_name: ClassVar[str] = "prf"
+    sentence_name: ClassVar[str] = ""  # "" = corpus_name
+    level_in_statistics: ClassVar[bool] = False
     stat_names: ClassVar[tuple[str, ...]] = ("tp", "fp", "fn")
 
+    def __post_init__(self):
+        if self.level not in LEVELS:
+            raise ConfigError(f"metric.level must be one of {LEVELS}, got {self.level!r}")
+
+    # ----------------------------------------------------------------- identity
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        if self.level == "sentence" and self.sentence_name:
+            return self.sentence_name
+        return self.corpus_name
+
+    @property
+    def stats_name(self) -> str:
+        return self.name if self.level_in_statistics else self.corpus_name
+
     def stats_options(self) -> dict[str, object]:
-        # beta only enters stage 2: sweeping it never re-extracts edits.
-        return {k: v for k, v in self.options().items() if k != "beta"}
+        # beta and level only enter stage 2: sweeping them never re-extracts edits.
+        return {k: v for k, v in self.options().items() if k not in ("beta", "level")}
+
+    # ----------------------------------------------------------------- stage 2
+    def prf(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Precision, recall and F_beta of statistics of shape (..., K) (the first three)."""
+        return f_beta(stats[..., 0], stats[..., 1], stats[..., 2], self.beta)
+
+    def score_from_stats(self, stats: np.ndarray) -> np.ndarray:
+        return self.prf(stats)[2]
+
+    def best_reference(self, stats: np.ndarray) -> np.ndarray:
+        """Per sentence: max F, then TP, then -FP, then -FN; first reference on a full tie.
+
+        Args:
+            stats: shape (S, N, R, K), K >= 3.
+
+        Returns:
+            shape (S, N).
+        """
+        return _first_best(self.score_from_stats(stats), stats)
+
+    def corpus_best_reference(self, stats: np.ndarray) -> np.ndarray:
+        """errant_compare's corpus-level choice: per sentence the reference that maximises
+        (F, TP, -FP, -FN) of the *running totals plus this sentence* (first one on ties).
+
+        All systems advance together, sentence by sentence (each system's running total gets
+        the same float additions in the same order as a per-system loop).
+
+        Args:
+            stats: shape (S, N, R, K), K >= 3; only (tp, fp, fn) take part (not tn).
+
+        Returns:
+            int array of shape (S, N).
+        """
+        stats = stats[..., :3]
+        S, N, R, _ = stats.shape
+        best = np.zeros((S, N), dtype=np.int64)
+        if R == 1:
+            return best
+        total = np.zeros((S, 3))
+        rows = np.arange(S)
+        for n in range(N):
+            cand = total[:, None, :] + stats[:, n]  # (S, R, 3)
+            f = f_beta(cand[..., 0], cand[..., 1], cand[..., 2], self.beta)[2]
+            k = _first_best(f, cand)
+            best[:, n] = k
+            total += stats[rows, n, k]
+        return best
+
+    def corpus_stats(self, stats: np.ndarray) -> np.ndarray:
+        """Summed statistics of every system over the corpus with the running-total reference
+        choice, shape (S, K)."""
+        best = self.corpus_best_reference(stats)
+        chosen = np.take_along_axis(stats, best[:, :, None, None], axis=2)[:, :, 0, :]
+        return chosen.sum(axis=1)
+
+    @property
+    def corpus_reduction(self) -> str | None:
+        # sentence level: the mean of the sentence scores; corpus level: F of accumulated counts
+        return "mean" if self.level == "sentence" else None
+
+    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
+        """``level=corpus``: F_beta of the counts accumulated over the corpus; ``sentence``:
+        the mean sentence F_beta (best reference per sentence).  Shape (S,)."""
+        if self.level == "sentence":
+            return self.sentence_scores(stats).mean(axis=1)
+        return self.score_from_stats(self.corpus_stats(stats))
+
+
+@dataclass(frozen=True)
+class EditMetric(PRFMetric, abc.ABC):
+    """A PRF metric whose counts come from matching hypothesis edits with reference edits."""
 
     # ----------------------------------------------------------------- stage 1 hooks
     @abc.abstractmethod
@@ -141,66 +238,6 @@ class EditMetric(Metric, abc.ABC):
     def statistics(self, sources, hypotheses, references) -> np.ndarray:
         matches = self.match(sources, hypotheses, references)
         return self.edit_stats(sources, hypotheses, references, matches)
-
-    # ----------------------------------------------------------------- stage 2
-    def prf(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Precision, recall and F_beta of statistics of shape (..., 3)."""
-        return f_beta(stats[..., 0], stats[..., 1], stats[..., 2], self.beta)
-
-    def score_from_stats(self, stats: np.ndarray) -> np.ndarray:
-        return self.prf(stats)[2]
-
-    def best_reference(self, stats: np.ndarray) -> np.ndarray:
-        """Per sentence: max F, then TP, then -FP, then -FN; first reference on a full tie.
-
-        Args:
-            stats: shape (S, N, R, 3).
-
-        Returns:
-            shape (S, N).
-        """
-        return _first_best(self.score_from_stats(stats), stats)
-
-    def corpus_best_reference(self, stats: np.ndarray) -> np.ndarray:
-        """errant_compare's corpus-level choice: per sentence the reference that maximises
-        (F, TP, -FP, -FN) of the *running totals plus this sentence* (first one on ties).
-
-        All systems advance together, sentence by sentence (each system's running total gets
-        the same float additions in the same order as a per-system loop).
-
-        Args:
-            stats: shape (S, N, R, 3).
-
-        Returns:
-            int array of shape (S, N).
-        """
-        S, N, R, _ = stats.shape
-        best = np.zeros((S, N), dtype=np.int64)
-        if R == 1:
-            return best
-        total = np.zeros((S, 3))
-        rows = np.arange(S)
-        for n in range(N):
-            cand = total[:, None, :] + stats[:, n]  # (S, R, 3)
-            f = f_beta(cand[..., 0], cand[..., 1], cand[..., 2], self.beta)[2]
-            k = _first_best(f, cand)
-            best[:, n] = k
-            total += stats[rows, n, k]
-        return best
-
-    def corpus_stats(self, stats: np.ndarray) -> np.ndarray:
-        """Summed (tp, fp, fn) of every system over the corpus, shape (S, 3)."""
-        best = self.corpus_best_reference(stats)
-        chosen = np.take_along_axis(stats, best[:, :, None, None], axis=2)[:, :, 0, :]
-        return chosen.sum(axis=1)
-
-    @property
-    def corpus_reduction(self) -> str | None:
-        return None  # corpus F from accumulated edit counts
-
-    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
-        """Corpus F_beta from edit counts accumulated over the corpus, shape (S,)."""
-        return self.score_from_stats(self.corpus_stats(stats))
 
 
 def _first_best(f: np.ndarray, st: np.ndarray) -> np.ndarray:

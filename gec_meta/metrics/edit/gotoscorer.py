@@ -41,11 +41,9 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.cache import text_hash
+from gec_meta.edits.extract import errant_edit_sets
 from gec_meta.errors import ConfigError
-from gec_meta.metrics.edit.core import EditMetric
-from gec_meta.metrics.edit.errant import IGNORED_TYPES, ErrantExtractor
-
-_EXTRACTOR = ErrantExtractor()
+from gec_meta.metrics.edit.core import PRFMetric
 
 
 @dataclass(frozen=True)
@@ -214,7 +212,7 @@ def difficulty_weights(ref_chunks: Sequence[Chunk], system_chunks: Sequence[Sequ
 
 
 @dataclass(frozen=True)
-class GoToScorer(EditMetric):
+class GoToScorer(PRFMetric):
     """GoToScorer (Gotou et al. 2020): chunk-level weighted TP/FP/FN/TN and F_beta.
 
     Fields:
@@ -234,11 +232,12 @@ class GoToScorer(EditMetric):
     _weights: dict | None = field(default=None, repr=False, compare=False)
     _nonce: str = field(default_factory=lambda: uuid.uuid4().hex, repr=False, compare=False)
 
-    name: ClassVar[str] = "gotoscorer"
+    corpus_name: ClassVar[str] = "gotoscorer"
     version: ClassVar[str] = "3"  # 2: GTS boundary rules; 3: several hypothesis chunks per span
     stat_names: ClassVar[tuple[str, ...]] = ("tp", "fp", "fn", "tn")
 
     def __post_init__(self):
+        super().__post_init__()
         if not isinstance(self.ref_id, int) or self.ref_id < -1:
             raise ConfigError(f"metric.ref_id must be an int >= -1 (-1 = all references), got {self.ref_id!r}")
 
@@ -251,26 +250,12 @@ class GoToScorer(EditMetric):
             opts["system_set"] = self.system_set or f"unbound-{self._nonce}"
         return opts
 
-    def corpus_best_reference(self, stats: np.ndarray) -> np.ndarray:
-        """errant_compare's running-total choice on (tp, fp, fn); TN does not take part.
-
-        Args:
-            stats: shape (S, N, R, 4).
-
-        Returns:
-            shape (S, N).
-        """
-        return super().corpus_best_reference(stats[..., :3])
-
     # ----------------------------------------------------------------- chunks
-    @staticmethod
-    def _chunks(pairs: Sequence[tuple[str, str]]) -> list[tuple[Chunk, ...]]:
-        flat = _EXTRACTOR.extract(list(pairs))
-        out = []
-        for (src, _), edits in zip(pairs, flat):
-            kept = [(e[0], e[1], e[5]) for e in edits if e[6] not in IGNORED_TYPES]
-            out.append(chunk_sequence(src.split(), kept))
-        return out
+    def _chunks(self, sources: Sequence[str], texts: Sequence[Sequence[str]]) -> list[list[tuple[Chunk, ...]]]:
+        """Chunk sequences of every text of every correction set, shape (T, N)."""
+        edit_sets = errant_edit_sets(sources, texts, self.threads)
+        return [[chunk_sequence(sources[n].split(), [e.key for e in edits[n]]) for n in range(len(sources))]
+                for edits in edit_sets]
 
     def _ref_ids(self, num_refs: int) -> list[int]:
         if self.ref_id == -1:
@@ -280,10 +265,9 @@ class GoToScorer(EditMetric):
         return [self.ref_id]
 
     def _reference_chunks(self, sources, references) -> dict[tuple[int, int], tuple[Chunk, ...]]:
-        N = len(sources)
         ids = self._ref_ids(len(references))
-        chunks = self._chunks([(sources[n], references[r][n]) for r in ids for n in range(N)])
-        return {(r, n): chunks[k * N + n] for k, r in enumerate(ids) for n in range(N)}
+        chunks = self._chunks(sources, [references[r] for r in ids])
+        return {(r, n): chunks[k][n] for k, r in enumerate(ids) for n in range(len(sources))}
 
     def bind(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]],
              references: Sequence[Sequence[str]], systems=None) -> "GoToScorer":
@@ -300,42 +284,31 @@ class GoToScorer(EditMetric):
         """
         if not self.weighted:
             return self
-        N = len(sources)
         ref_chunks = self._reference_chunks(sources, references)
-        flat = self._chunks([(sources[n], hyp[n]) for hyp in hypotheses for n in range(N)])
+        hyp_chunks = self._chunks(sources, hypotheses)
         weights = {}
         for (r, n), rc in ref_chunks.items():
-            weights[(r, n)] = difficulty_weights(rc, [flat[s * N + n] for s in range(len(hypotheses))])
+            weights[(r, n)] = difficulty_weights(rc, [chunks[n] for chunks in hyp_chunks])
         digest = text_hash(*sources, *(text_hash(*h) for h in sorted(hypotheses)))[:20]
         return dataclasses.replace(self, system_set=f"{len(hypotheses)}sys-{digest}", _weights=weights)
 
     # ----------------------------------------------------------------- stage 1
-    def match(self, sources, hypotheses, references) -> np.ndarray:  # pragma: no cover - unused
-        raise NotImplementedError("GoToScorer judges chunks, not edit matches; see statistics()")
-
     def statistics(self, sources, hypotheses, references) -> np.ndarray:
-        """Weighted (tp, fp, fn, tn) of every (system, sentence, reference).
-
-        Args:
-            sources: shape (N,).
-            hypotheses: shape (S, N).
-            references: shape (R, N).
-
-        Returns:
-            shape (S, N, R, 4).  With a single ``ref_id`` the scored reference's statistics
-            are repeated on the R axis (the best-reference rule then picks it).
-        """
+        """Weighted (tp, fp, fn, tn) of every (system, sentence, reference), shape (S, N, R, 4)
+        (arguments as :meth:`Metric.statistics`).  With a single ``ref_id`` the scored
+        reference's statistics are repeated on the R axis (the best-reference rule then picks
+        it)."""
         metric = self
         if self.weighted and self._weights is None:
             metric = self.bind(sources, hypotheses, references)
         N, R, S = len(sources), len(references), len(hypotheses)
         ref_chunks = metric._reference_chunks(sources, references)
-        hyp_chunks = metric._chunks([(sources[n], hyp[n]) for hyp in hypotheses for n in range(N)])
+        hyp_chunks = metric._chunks(sources, hypotheses)
         out = np.zeros((S, N, R, 4), dtype=np.float64)
         ids = metric._ref_ids(R)
         for s in range(S):
             for n in range(N):
-                index, edits = chunk_index(hyp_chunks[s * N + n])
+                index, edits = chunk_index(hyp_chunks[s][n])
                 for r in ids:
                     rc = ref_chunks[(r, n)]
                     w = metric._weights[(r, n)] if metric.weighted else (1.0,) * len(rc)
@@ -355,4 +328,4 @@ class GoToScorerUnweighted(GoToScorer):
     """GoToScorer with every chunk weighing 1 (Gotou et al. 2020's unweighted baseline)."""
 
     weighted: bool = False
-    name: ClassVar[str] = "gotoscorer_unweighted"
+    corpus_name: ClassVar[str] = "gotoscorer_unweighted"

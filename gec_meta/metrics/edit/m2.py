@@ -1,5 +1,5 @@
-"""M2 (Dahlmeier & Ng 2012, m2scorer 3.2) and SentM2 (sentence-averaged M2, as PT-M2's
-``sentm2`` base, Gong et al. 2022) on the shared edit core.
+"""M2 (Dahlmeier & Ng 2012, m2scorer 3.2) and, with ``level: sentence``, SentM2
+(sentence-averaged M2, as PT-M2's ``sentm2`` base, Gong et al. 2022) on the shared edit core.
 
 Matching is our exact re-implementation of m2scorer (:mod:`gec_meta.edits.m2scorer`):
 the hypothesis edits are the best path of m2scorer's edit lattice for each annotator's gold
@@ -16,7 +16,7 @@ each sentence maximises F_beta of the running totals plus this sentence, compute
 to more correct, then to smaller e + b^2 g, then to the first annotator.  This differs from
 errant_compare's (F, TP, -FP, -FN) rule whenever the running F is 0 (e.g. the first sentences)
 and in the float arithmetic of F, so :meth:`M2.corpus_best_reference` is overridden.  The
-sentence-level choice (:meth:`M2.best_reference`, used by :class:`SentM2`) is the same rule with
+sentence-level choice (:meth:`M2.best_reference`, used by SentM2) is the same rule with
 zero running totals, which is what PT-M2's ``batch_multi_pre_rec_f1_sent`` does.
 """
 
@@ -28,7 +28,8 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.metrics.base import f_beta
-from gec_meta.metrics.edit.core import Edit, EditMatch, EditMetric
+from gec_meta.edits.edit import Edit
+from gec_meta.metrics.edit.core import EditMatch, EditMetric
 from gec_meta.edits.m2scorer import choose_annotator, make_lattice, score_annotator
 
 GoldKey = tuple[tuple[int, int, str, tuple[str, ...]], ...]
@@ -71,13 +72,18 @@ class M2(EditMetric):
             (m2scorer's ``--max_unchanged_words``, default 2).
         ignore_whitespace_casing: drop hypothesis edits that only change case or whitespace
             (m2scorer's ``--ignore_whitespace_casing``).
+        level: ``corpus`` (m2scorer) | ``sentence`` (SentM2, name ``sentm2``: the mean over
+            sentences of F_beta against the best annotator of each sentence; sentence F uses
+            m2scorer's conventions, P = 1 with no proposed edit, R = 1 with no gold edit, F = 0
+            if P = R = 0).
     """
 
     beta: float = 0.5
     max_unchanged_words: int = 2
     ignore_whitespace_casing: bool = False
 
-    name: ClassVar[str] = "m2"
+    corpus_name: ClassVar[str] = "m2"
+    sentence_name: ClassVar[str] = "sentm2"
     reference_kind: ClassVar[str] = "m2"
     version: ClassVar[str] = "1"
 
@@ -124,9 +130,9 @@ class M2(EditMetric):
 
     def _edit_match(self, lat, gold: GoldKey) -> EditMatch:
         res = score_annotator(lat, [(s, e, c) for s, e, _, c in gold], self.ignore_whitespace_casing)
-        hyp = tuple(Edit(s, e, c, t) for s, e, _, c, t in res.hyp_edits)
+        hyp = tuple(Edit.span(s, e, c, t) for s, e, _, c, t in res.hyp_edits)
         ref = tuple(
-            Edit(s, e, m if m is not None else cors[0], t)
+            Edit.span(s, e, m if m is not None else cors[0], t)
             for (s, e, t, cors), m in zip(gold, res.gold_matched)
         )
         # EditMatch counts tp as matched hypothesis edits; m2scorer counts matched pairs.  They
@@ -144,15 +150,7 @@ class M2(EditMetric):
         Returns:
             int array (S, N).
         """
-        S, N, R, _ = stats.shape
-        best = np.zeros((S, N), dtype=np.int64)
-        if R == 1:
-            return best
-        cep = _cep(stats)
-        zero = (0.0, 0.0, 0.0)
-        for s, n in np.ndindex(S, N):
-            best[s, n] = choose_annotator(cep[s][n], zero, self.beta)
-        return best
+        return self._choose_annotators(stats, running=False)
 
     def corpus_best_reference(self, stats: np.ndarray) -> np.ndarray:
         """m2scorer's corpus rule: per sentence, the annotator that maximises F of the running
@@ -164,6 +162,11 @@ class M2(EditMetric):
         Returns:
             int array (S, N).
         """
+        return self._choose_annotators(stats, running=True)
+
+    def _choose_annotators(self, stats: np.ndarray, running: bool) -> np.ndarray:
+        """m2scorer's ``choose_annotator`` for every (system, sentence), against the running
+        (correct, proposed, gold) totals of the system (``running``) or zero totals."""
         S, N, R, _ = stats.shape
         best = np.zeros((S, N), dtype=np.int64)
         if R == 1:
@@ -174,12 +177,19 @@ class M2(EditMetric):
             for n in range(N):
                 k = choose_annotator(cep[s][n], (c, e, g), self.beta)
                 best[s, n] = k
-                ck, ek, gk = cep[s][n][k]
-                c, e, g = c + ck, e + ek, g + gk
+                if running:
+                    ck, ek, gk = cep[s][n][k]
+                    c, e, g = c + ck, e + ek, g + gk
         return best
 
     def corpus_prf(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """m2scorer's corpus (P, R, F_beta), each of shape (S,)."""
+        """The corpus (P, R, F_beta), each of shape (S,): m2scorer's at ``level=corpus``, the
+        mean sentence values at ``level=sentence``."""
+        if self.level == "sentence":
+            best = self.best_reference(stats)
+            chosen = np.take_along_axis(stats, best[:, :, None, None], axis=2)[:, :, 0, :]
+            p, r, f = f_beta(chosen[..., 0], chosen[..., 1], chosen[..., 2], self.beta)
+            return p.mean(axis=1), r.mean(axis=1), f.mean(axis=1)
         return self.prf(self.corpus_stats(stats))
 
 
@@ -187,24 +197,3 @@ def _cep(stats: np.ndarray) -> list:
     """(correct, proposed, gold) as nested Python float lists, shape (S, N, R, 3)."""
     tp, fp, fn = stats[..., 0], stats[..., 1], stats[..., 2]
     return np.stack([tp, tp + fp, tp + fn], axis=-1).tolist()
-
-
-@dataclass(frozen=True)
-class SentM2(M2):
-    """Sentence-averaged M2: the mean over sentences of F_beta against the best annotator of
-    each sentence (PT-M2's ``sentm2`` base with unit weights).  Sentence F uses m2scorer's
-    conventions (P = 1 with no proposed edit, R = 1 with no gold edit, F = 0 if P = R = 0)."""
-
-    name: ClassVar[str] = "sentm2"
-
-    corpus_reduction = "mean"
-
-    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
-        return self.sentence_scores(stats).mean(axis=1)
-
-    def corpus_prf(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Mean sentence (P, R, F_beta), each of shape (S,)."""
-        best = self.best_reference(stats)
-        chosen = np.take_along_axis(stats, best[:, :, None, None], axis=2)[:, :, 0, :]
-        p, r, f = f_beta(chosen[..., 0], chosen[..., 1], chosen[..., 2], self.beta)
-        return p.mean(axis=1), r.mean(axis=1), f.mean(axis=1)

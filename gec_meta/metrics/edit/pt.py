@@ -11,11 +11,12 @@ edits (keyed by (start, end, correction)), with S_e = S with only e applied (Alg
     TP = sum of w over matched hypothesis edits, FP = over unmatched hypothesis edits,
     FN = over unmatched reference edits              (Eqs. 2-4 as weighted counts)
 
-Sentence-level variants (:class:`SentPTM2`, :class:`SentPTErrant`; the paper's main results,
-Table 5 "Sentence") add the official code's fallback (``compute_weight_edits(...,
+Sentence-level variants (``level: sentence``, names ``sent_pt_m2`` / ``sent_pt_errant``; the
+paper's main results, Table 5 "Sentence") add the official code's fallback (``compute_weight_edits(...,
 sent_level=True)`` in pygongnlp/PT-M2): when every weight of U is zero, each edit of U gets
 1/|U|, i.e. the sentence is scored as plain SentM2 / SentERRANT.  The corpus-level variants
-keep zero weights.
+keep zero weights.  The level therefore changes the statistics, and the sentence-level name
+stays in the cache key (``level_in_statistics``).
 
 Only the weighting hook :meth:`~gec_meta.metrics.edit.core.EditMetric.edit_stats` (and the
 identity: the scorer's signature enters :meth:`options` and thus the cache key) is
@@ -41,13 +42,13 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from gec_meta.data.m2 import apply_edits
+from gec_meta.data.m2 import apply_edits as apply_gold_edits
+from gec_meta.edits.edit import EditKey, apply_edits
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.edit.errant import Errant
 from gec_meta.metrics.edit.m2 import M2
 
 WEIGHTINGS = ("absolute", "inverse")
-EditKey = tuple[int, int, str]
 
 
 @dataclass(eq=False)
@@ -62,15 +63,6 @@ class SelfScorer:
 
     def score(self, cands, refs, idf_sentences=None) -> np.ndarray:
         return np.zeros(len(cands))
-
-
-def apply_edit(source: str, edit: EditKey) -> str:
-    """The source (tokenised, whitespace-separated) with one edit applied: tokens
-    [start, end) replaced by the correction's tokens (``Correct(S, e)`` of Algorithm 1)."""
-    tokens = source.split()
-    start, end, correction = edit
-    tokens[start:end] = correction.split()
-    return " ".join(tokens)
 
 
 def edit_weights(deltas: np.ndarray, weights: str) -> np.ndarray:
@@ -100,7 +92,7 @@ class PTWeighting:
     scorer: Any = field(default_factory=SelfScorer)
     weights: str = "absolute"
 
-    sentence_fallback: ClassVar[bool] = False
+    level_in_statistics: ClassVar[bool] = True  # the sentence-level all-zero fallback
 
     def __post_init__(self):
         parent = getattr(super(), "__post_init__", None)
@@ -119,7 +111,7 @@ class PTWeighting:
     def reference_texts(self, sources: Sequence[str], references: Sequence[Sequence[Any]]) -> list[list[str]]:
         """Reference sentences, shape (R, N): the text itself, or the gold edits applied."""
         if getattr(self, "reference_kind", "text") == "m2":
-            return [[apply_edits(sources[n], ref[n]) for n in range(len(sources))] for ref in references]
+            return [[apply_gold_edits(sources[n], ref[n]) for n in range(len(sources))] for ref in references]
         return [[" ".join(str(ref[n]).split()) for n in range(len(sources))] for ref in references]
 
     def edit_stats(self, sources, hypotheses, references, matches: np.ndarray) -> np.ndarray:
@@ -147,7 +139,7 @@ class PTWeighting:
         else:
             slots = [(n, r, k) for (n, r), keys in needed.items() for k in sorted(keys)]
             base = sorted(needed)
-            cands = [src[n] for n, r in base] + [apply_edit(src[n], k) for n, r, k in slots]
+            cands = [src[n] for n, r in base] + [apply_edits(src[n], [k]) for n, r, k in slots]
             rtext = [refs[r][n] for n, r in base] + [refs[r][n] for n, r, k in slots]
             idf_sents = [t for ref in refs for t in ref]
             scores = np.asarray(self.scorer.score(cands, rtext, idf_sents), dtype=np.float64)
@@ -156,10 +148,11 @@ class PTWeighting:
             for slot, w in zip(slots, edit_weights(deltas, self.weights)):
                 weight[slot] = float(w)
         # 3. weighted counts
+        fallback = self.level == "sentence"
         out = np.zeros((S, N, R, 3))
         for (s, n, r), m in np.ndenumerate(matches):
             w = {e.key: weight[(n, r, e.key)] for e in (*m.hyp_edits, *m.ref_edits)}
-            if self.sentence_fallback and w and sum(w.values()) == 0.0:
+            if fallback and w and sum(w.values()) == 0.0:
                 w = dict.fromkeys(w, 1.0 / len(w))
             tp = sum(w[e.key] for e, ok in zip(m.hyp_edits, m.hyp_matched) if ok)
             fp = sum(w[e.key] for e, ok in zip(m.hyp_edits, m.hyp_matched) if not ok)
@@ -170,43 +163,21 @@ class PTWeighting:
 
 @dataclass(frozen=True)
 class PTM2(PTWeighting, M2):
-    """Corpus-level PT-M2: m2scorer matching (Dahlmeier & Ng 2012), PT edit weights, F0.5 of
-    the weighted counts summed over the corpus (Gong et al. 2022, Table 5 "Corpus")."""
+    """PT-M2: m2scorer matching (Dahlmeier & Ng 2012), PT edit weights (Gong et al. 2022).
+    ``level: corpus``: F0.5 of the weighted counts summed over the corpus (Table 5 "Corpus");
+    ``level: sentence`` (``sent_pt_m2``, the paper's main PT-M2, Table 5 "Sentence"): mean over
+    sentences of F0.5 against each sentence's best annotator, with the all-zero fallback."""
 
-    name: ClassVar[str] = "pt_m2"
+    corpus_name: ClassVar[str] = "pt_m2"
+    sentence_name: ClassVar[str] = "sent_pt_m2"
     version: ClassVar[str] = "1"
-
-
-@dataclass(frozen=True)
-class SentPTM2(PTM2):
-    """Sentence-level PT-M2: mean over sentences of F0.5 against each sentence's best
-    annotator, with the all-zero fallback (the paper's main PT-M2, Table 5 "Sentence")."""
-
-    name: ClassVar[str] = "sent_pt_m2"
-    sentence_fallback: ClassVar[bool] = True
-
-    corpus_reduction = "mean"
-
-    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
-        return self.sentence_scores(stats).mean(axis=1)
 
 
 @dataclass(frozen=True)
 class PTErrant(PTWeighting, Errant):
-    """Corpus-level PT-ERRANT: ERRANT edits and matching (Bryant et al. 2017), PT weights."""
+    """PT-ERRANT: ERRANT edits and matching (Bryant et al. 2017), PT weights; ``level`` as
+    :class:`PTM2` (``sent_pt_errant``: mean sentence F0.5 with the all-zero fallback, Table 5)."""
 
-    name: ClassVar[str] = "pt_errant"
+    corpus_name: ClassVar[str] = "pt_errant"
+    sentence_name: ClassVar[str] = "sent_pt_errant"
     version: ClassVar[str] = "1"
-
-
-@dataclass(frozen=True)
-class SentPTErrant(PTErrant):
-    """Sentence-level PT-ERRANT (mean sentence F0.5, all-zero fallback; Table 5)."""
-
-    name: ClassVar[str] = "sent_pt_errant"
-    sentence_fallback: ClassVar[bool] = True
-
-    corpus_reduction = "mean"
-
-    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
-        return self.sentence_scores(stats).mean(axis=1)

@@ -9,7 +9,7 @@ their costs, T = UOT(a, b, C) (Eq. 4, :mod:`.transport`), and
 
 are the statistics; precision, recall and F_0.5 (Eqs. 10-12) are the edit core's.  Best
 reference per sentence (max F, then TP, -FP, -FN) and errant_compare's corpus running-total
-choice are inherited from :class:`~gec_meta.metrics.edit.core.EditMetric`; edits (ERRANT,
+choice are inherited from :class:`~gec_meta.metrics.edit.core.PRFMetric`; edits (ERRANT,
 references re-extracted from their text, noop/UNK dropped) from
 :class:`~gec_meta.metrics.edit.errant.Errant`.  Only :meth:`UOTErrant.edit_stats` is overridden.
 
@@ -23,7 +23,7 @@ a new lambda costs only the Sinkhorn iterations.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
@@ -70,8 +70,10 @@ class Alignment:
 
 
 @dataclass(frozen=True)
-class UOTErrant(Errant):
-    """Corpus-level UOT-ERRANT.
+class UOTErrant(Errant, UOTSettings):
+    """UOT-ERRANT; ``level: corpus`` (F of accumulated transported mass) or ``sentence``
+    (``sent_uot_errant``: mean over sentences of F_0.5 against each sentence's best reference;
+    TrueSkill, the paper's aggregation, reads the same sentence scores at either level).
 
     Fields (defaults = the paper's, §4.1 and Table 2):
         beta: 0.5 (§3.3).
@@ -79,9 +81,10 @@ class UOTErrant(Errant):
         encoder: the sentence encoder Enc of Eq. 1 (config group ``encoder``; the paper:
             ELECTRA-base, mean pooling, 128 tokens).
         vectorize: ``remove`` (Eq. 1) | ``add`` (Table 2).
-        mass: ``norm`` | ``uniform``; cost: ``euclidean`` | ``cosine`` (§3.2.2, Table 2).
-        reg: epsilon = 0.1; reg_m: lambda_1 = lambda_2 = 0.1 (§4.1).
-        reg_type: ``kl`` (POT 0.9.5's default, pinned); max_iter 1000, stop_thr 1e-6 (POT's).
+        mass, cost, reg, reg_m, reg_type, max_iter, stop_thr: the transport settings, declared
+            once in :class:`~gec_meta.metrics.edit.uot_transport.UOTSettings` (mass ``norm``,
+            cost ``euclidean``, epsilon = lambda = 0.1, POT 0.9.5's ``kl``, 1000 iterations,
+            1e-6).
         solver: ``pot`` (one ``ot.unbalanced.sinkhorn_stabilized_unbalanced`` call per problem,
             the paper's solver) | ``batched`` (the same iteration run on stacks of same-shape
             problems, :func:`~.transport.transport_plans_batched`; equal up to float rounding,
@@ -90,16 +93,10 @@ class UOTErrant(Errant):
 
     encoder: Any = None
     vectorize: str = "remove"
-    mass: str = "norm"
-    cost: str = "euclidean"
-    reg: float = 0.1
-    reg_m: float = 0.1
-    reg_type: str = "kl"
-    max_iter: int = 1000
-    stop_thr: float = 1e-6
     solver: str = "pot"
 
-    name: ClassVar[str] = "uot_errant"
+    corpus_name: ClassVar[str] = "uot_errant"
+    sentence_name: ClassVar[str] = "sent_uot_errant"
     version: ClassVar[str] = "1"
 
     def __post_init__(self):
@@ -117,8 +114,12 @@ class UOTErrant(Errant):
     # ----------------------------------------------------------------- identity
     @property
     def settings(self) -> UOTSettings:
-        return UOTSettings(self.mass, self.cost, float(self.reg), float(self.reg_m), self.reg_type,
-                           int(self.max_iter), float(self.stop_thr))
+        """The transport settings alone (a plain :class:`UOTSettings`; numbers as floats/ints)."""
+        values = {f.name: getattr(self, f.name) for f in fields(UOTSettings)}
+        for k in ("reg", "reg_m", "stop_thr"):
+            values[k] = float(values[k])
+        values["max_iter"] = int(values["max_iter"])
+        return UOTSettings(**values)
 
     @property
     def vectorizer(self) -> EditVectorizer:
@@ -205,17 +206,3 @@ class UOTErrant(Errant):
         tp, fp, fn = transport_counts(T, a, b)
         p, r, f = (float(x) for x in self.prf(np.array([tp, fp, fn])))
         return Alignment(m.hyp_edits, m.ref_edits, hv, rv, a, b, C, T, tp, fp, fn, p, r, f)
-
-
-@dataclass(frozen=True)
-class SentUOTErrant(UOTErrant):
-    """Sentence-level UOT-ERRANT: mean over sentences of F_0.5 against each sentence's best
-    reference (the system score the "default" aggregation gives; TrueSkill, the paper's
-    aggregation, reads the same sentence scores for either class)."""
-
-    name: ClassVar[str] = "sent_uot_errant"
-
-    corpus_reduction = "mean"
-
-    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
-        return self.sentence_scores(stats).mean(axis=1)

@@ -26,38 +26,19 @@ from typing import Sequence
 import numpy as np
 
 from gec_meta.cache import KeyValueStore, text_hash
+from gec_meta.edits.edit import EditKey, apply_edits
 from gec_meta.errors import ConfigError
 
 VECTORIZE = ("remove", "add")
-EditKey = tuple[int, int, str]
 VECTOR_DTYPE = np.float32
 
 # One store per namespace for the whole process (sweeps build a new metric per job).
 _STORES: dict[tuple[str, bool], KeyValueStore] = {}
 
 
-def apply_edits(source: str, edits: Sequence[EditKey]) -> str:
-    """The source with edits applied.
-
-    Args:
-        source: whitespace-tokenised sentence.
-        edits: shape (E,), non-overlapping (start, end, correction) token spans of the source
-            (ERRANT edits); insertions have start == end.
-
-    Returns:
-        The edited sentence, tokens joined by single spaces.  Edits are applied right to left,
-        so offsets stay valid; an insertion at i goes before a replacement of [i, j).
-    """
-    tokens = source.split()
-    for start, end, correction in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
-        if not 0 <= start <= end <= len(tokens):
-            raise ValueError(f"edit {(start, end, correction)!r} outside a {len(tokens)}-token source: {source!r}")
-        tokens[start:end] = correction.split()
-    return " ".join(tokens)
-
-
 def edit_sentences(source: str, edits: Sequence[EditKey], vectorize: str) -> tuple[str, list[str]]:
-    """The sentences Eq. 1 encodes for one edit set.
+    """The sentences Eq. 1 encodes for one edit set (edits applied with
+    :func:`gec_meta.edits.edit.apply_edits`, including its insertion-order quirk).
 
     Returns:
         (base, variants) with len(variants) == len(edits):

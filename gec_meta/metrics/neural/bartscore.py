@@ -13,7 +13,6 @@ disk per pair (namespace = model identity + max_length + library versions).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
@@ -37,7 +36,7 @@ class BARTScoreScorer:
         max_length: tokens per side (bart_score's default 1024).
         batch_size: pairs per forward pass.
         device: torch device.
-        threads: ``torch.set_num_threads`` (None: ``GEC_META_THREADS`` or torch's choice).
+        threads: ``torch.set_num_threads`` (None: torch's choice; configs pass the run's ``threads``).
         cache: use the on-disk cache.
     """
 
@@ -73,9 +72,8 @@ class BARTScoreScorer:
             import torch
             from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
-            threads = self.threads or (int(os.environ["GEC_META_THREADS"]) if os.environ.get("GEC_META_THREADS") else None)
-            if threads:
-                torch.set_num_threads(threads)
+            if self.threads:
+                torch.set_num_threads(int(self.threads))
             self._tokenizer = load_pretrained(AutoTokenizer, self.source, self.revision, what="tokenizer",
                                               config_key="scorer.model")
             model = load_pretrained(AutoModelForSeq2SeqLM, self.source, self.revision, what="model",

@@ -103,16 +103,8 @@ class Scribendi(Metric):
         return {"lm": self.language_model().identity}
 
     def statistics(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]], references=()) -> np.ndarray:
-        """Scribendi statistics.
-
-        Args:
-            sources: shape (N,).
-            hypotheses: shape (S, N).
-            references: ignored.
-
-        Returns:
-            shape (S, N, 1, 4): (score, src_nll, hyp_nll, surface).
-        """
+        """Scribendi statistics (arguments as :meth:`Metric.statistics`; no references), shape
+        (S, N, 1, 4): (score, src_nll, hyp_nll, surface)."""
         N, S = len(sources), len(hypotheses)
         lm = self.language_model()
         flat_h = [h[n] for h in hypotheses for n in range(N)]

@@ -229,16 +229,9 @@ class GLEU(Metric):
         hypotheses: Sequence[Sequence[str]],
         references: Sequence[Sequence[str]],
     ) -> np.ndarray:
-        """GLEU statistics of every (system, sentence, reference).
-
-        Args:
-            sources: shape (N,).
-            hypotheses: shape (S, N).
-            references: shape (R, N), R >= 1.
-
-        Returns:
-            float64 array of shape (S, N, R, 2 * max_n + 2); see the module docstring.
-        """
+        """GLEU statistics of every (system, sentence, reference) (arguments as
+        :meth:`Metric.statistics`, R >= 1): float64 array of shape (S, N, R, 2 * max_n + 2);
+        see the module docstring."""
         validate_inputs(sources, hypotheses, references)
         triples, index = dedupe_triples(sources, hypotheses, references)
         cache = NgramCache(self.max_n, self.tokens)

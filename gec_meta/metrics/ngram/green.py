@@ -189,16 +189,9 @@ class GREEN(Metric):
         hypotheses: Sequence[Sequence[str]],
         references: Sequence[Sequence[str]],
     ) -> np.ndarray:
-        """GREEN n-gram counts of every (system, sentence, reference).
-
-        Args:
-            sources: shape (N,).
-            hypotheses: shape (S, N).
-            references: shape (R, N), R >= 1.
-
-        Returns:
-            float64 array of shape (S, N, R, 3 * max_n); see the class docstring.
-        """
+        """GREEN n-gram counts of every (system, sentence, reference) (arguments as
+        :meth:`Metric.statistics`, R >= 1): float64 array of shape (S, N, R, 3 * max_n); see the
+        class docstring."""
         validate_inputs(sources, hypotheses, references)
         triples, index = dedupe_triples(sources, hypotheses, references)
         cache = NgramCache(self.max_n)

@@ -1,0 +1,85 @@
+"""The one edit type of the package and the one way to apply edits to a source.
+
+An :class:`Edit` replaces the source tokens [start, end) by the tokens of ``correction``.  Its
+fields are ERRANT's (Bryant et al. 2017) ``o_start, o_end, c_start, c_end, o_str, c_str,
+type``, in that order, so the 7-tuples the edit cache stores on disk
+(:mod:`gec_meta.edits.extract`) are read back with ``Edit._make`` and positional readers keep
+working.  Edits that do not come from ERRANT (m2scorer's hypothesis path, M2 gold edits) have
+no target span: :meth:`Edit.span` fills ``c_start = c_end = -1`` and ``original = ""``.
+
+Matching (errant_compare, m2scorer) compares :attr:`Edit.key` = (start, end, correction); the
+other fields are informative.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+#: ERRANT edit types that are not edits (errant_compare drops them).
+IGNORED_TYPES = frozenset({"noop", "UNK"})
+
+#: (start, end, correction): what edit matching compares.
+EditKey = tuple[int, int, str]
+
+
+class Edit(NamedTuple):
+    """A token-span edit of a tokenised source.
+
+    Fields:
+        start, end: the source span [start, end) (ERRANT's o_start, o_end; insertions have
+            start == end).
+        c_start, c_end: the span of the correction in the target (-1 when unknown).
+        original: the source tokens of the span (ERRANT's o_str).
+        correction: what replaces them (ERRANT's c_str; "" deletes).
+        type: ERRANT's error type or the M2 gold type; informative only.
+    """
+
+    start: int
+    end: int
+    c_start: int
+    c_end: int
+    original: str
+    correction: str
+    type: str
+
+    @classmethod
+    def span(cls, start: int, end: int, correction: str, type: str = "") -> "Edit":
+        """An edit known only by its source span and correction (M2 edits)."""
+        return cls(start, end, -1, -1, "", correction, type)
+
+    @property
+    def key(self) -> EditKey:
+        return (self.start, self.end, self.correction)
+
+    @property
+    def ignored(self) -> bool:
+        """True for ERRANT's noop / UNK pseudo-edits."""
+        return self.type in IGNORED_TYPES
+
+
+def apply_edits(source: str, edits: Sequence[EditKey]) -> str:
+    """The source with edits applied (``Correct(S, e)`` of PT-M2's Algorithm 1, Gong et al.
+    2022; S_E of UOT-ERRANT's Eq. 1, Goto et al. 2025).
+
+    Args:
+        source: whitespace-tokenised sentence.
+        edits: shape (E,), non-overlapping (start, end, correction) token spans of the source
+            (or :class:`Edit`s, read through their key); insertions have start == end.
+
+    Returns:
+        The edited sentence, tokens joined by single spaces.  Edits are applied right to left,
+        so offsets stay valid; an insertion at i goes before a replacement of [i, j).
+
+    Raises:
+        ValueError: an edit outside the source.
+    """
+    tokens = source.split()
+    keys = [e.key if isinstance(e, Edit) else tuple(e) for e in edits]
+    # QUIRK (issue 19.1): sorting by (start, end) and applying right to left puts two insertions
+    # at one position in *reverse* order ("a" then "b" at i gives "b a").  UOT-ERRANT's numbers
+    # depend on it; the fix belongs to a later issue.
+    for start, end, correction in sorted(keys, key=lambda e: (e[0], e[1]), reverse=True):
+        if not 0 <= start <= end <= len(tokens):
+            raise ValueError(f"edit {(start, end, correction)!r} outside a {len(tokens)}-token source: {source!r}")
+        tokens[start:end] = correction.split()
+    return " ".join(tokens)

