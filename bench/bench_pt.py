@@ -70,10 +70,13 @@ def main() -> None:
     from gec_meta.data.refsets import load_refset
     from gec_meta.encoders import Encoder
     from gec_meta.metrics.neural.bertscore import BERTScoreScorer
-    from gec_meta.metrics.edit.pt import PTErrant, SentPTM2
+    from gec_meta.edits.extract import errant_extractor
+    from gec_meta.metrics.edit.pt import PTErrant, PTM2
 
     root = Path(args.data)
-    print(f"cache: {cache}; torch threads: {os.environ.get('GEC_META_THREADS', 'default')}")
+    import torch
+
+    print(f"cache: {cache}; torch threads: {torch.get_num_threads()}")
 
     def factory(cls, **kw):
         def make():
@@ -85,13 +88,11 @@ def main() -> None:
         ds = load_gjg15(root)
         refs = load_refset("official", ds, root, missing_annotator="annotator0").for_metric("m2")
         for label in ("PT-M2 GJG15 cold", "PT-M2 GJG15 warm"):
-            run(label, factory(SentPTM2), ds.sources, ds.hypotheses, refs)
+            run(label, factory(PTM2, level="sentence"), ds.sources, ds.hypotheses, refs)
     if args.only in (None, "pterrant"):
         cache = fresh_cache()
         print(f"cache: {cache}")
-        import gec_meta.metrics.edit.errant as errant_module
-
-        errant_module._EXTRACTOR._store = None  # re-open the ERRANT edit store in the new folder
+        errant_extractor().reset()  # re-open the ERRANT edit store in the new folder
         ds = load_seeda(root, setting="base")
         refs = load_refset("official", ds, root, missing_annotator="source").for_metric("text")
         for label in ("PT-ERRANT SEEDA-base cold", "PT-ERRANT SEEDA-base warm"):

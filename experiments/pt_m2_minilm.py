@@ -25,8 +25,8 @@ from gec_meta.data.refsets import load_refset
 from gec_meta.encoders import Encoder
 from gec_meta.meta.task import Task, compute_statistics
 from gec_meta.metrics.neural.bertscore import BERTScore, BERTScoreScorer
-from gec_meta.metrics.edit.m2 import SentM2
-from gec_meta.metrics.edit.pt import PTErrant, PTM2, SelfScorer, SentPTErrant, SentPTM2
+from gec_meta.metrics.edit.m2 import M2
+from gec_meta.metrics.edit.pt import PTErrant, PTM2, SelfScorer
 from gec_meta.report.reproduce import experiment_parser
 
 REPO = Path(__file__).resolve().parents[1]
@@ -70,9 +70,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     refs = load_refset("official", gjg, root, missing_annotator="annotator0")
     metrics = {
         "pt_m2": (PTM2(scorer=scorer), "metric=pt_m2"),
-        "sent_pt_m2": (SentPTM2(scorer=scorer), "metric=sent_pt_m2"),
+        "sent_pt_m2": (PTM2(scorer=scorer, level="sentence"), "metric=sent_pt_m2"),
         "pt_errant": (PTErrant(scorer=scorer, reference_edits="gold"), "metric=pt_errant metric.reference_edits=gold"),
-        "sent_pt_errant": (SentPTErrant(scorer=scorer, reference_edits="gold"), "metric=sent_pt_errant metric.reference_edits=gold"),
+        "sent_pt_errant": (PTErrant(scorer=scorer, reference_edits="gold", level="sentence"), "metric=sent_pt_errant metric.reference_edits=gold"),
         "bertscore": (BERTScore(scorer=scorer), "metric=bertscore"),
     }
     lines += [
@@ -110,10 +110,10 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     # scorer=self invariance on GJG15
     src, hyps, gold = gjg.sources, gjg.hypotheses, refs.for_metric("m2")
-    a = compute_statistics(SentPTM2(scorer=SelfScorer()), src, hyps, gold)
-    b = compute_statistics(SentM2(), src, hyps, gold)
+    a = compute_statistics(PTM2(scorer=SelfScorer(), level="sentence"), src, hyps, gold)
+    b = compute_statistics(M2(level="sentence"), src, hyps, gold)
     same = bool(np.array_equal(a, b))
-    sa, sb = SentPTM2(scorer=SelfScorer()).corpus_scores(a), SentM2().corpus_scores(b)
+    sa, sb = PTM2(scorer=SelfScorer(), level="sentence").corpus_scores(a), M2(level="sentence").corpus_scores(b)
     lines += [
         "",
         f"Invariance: `sent_pt_m2` with `scorer=self` vs `sentm2` on GJG15: statistics identical "
@@ -143,9 +143,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ]
     seeda_metrics = {
         "pt_m2": (PTM2(scorer=scorer), "metric=pt_m2"),
-        "sent_pt_m2": (SentPTM2(scorer=scorer), "metric=sent_pt_m2"),
+        "sent_pt_m2": (PTM2(scorer=scorer, level="sentence"), "metric=sent_pt_m2"),
         "pt_errant": (PTErrant(scorer=scorer), "metric=pt_errant"),
-        "sent_pt_errant": (SentPTErrant(scorer=scorer), "metric=sent_pt_errant"),
+        "sent_pt_errant": (PTErrant(scorer=scorer, level="sentence"), "metric=sent_pt_errant"),
     }
     ts = TrueSkillAggregation()
     for setting in ("base", "fluency"):

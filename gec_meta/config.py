@@ -7,10 +7,11 @@ The configs are the top-level ``conf/`` folder of the checkout, installed as the
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from importlib import resources
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 #: The package that holds ``config.yaml`` and the config groups.
 CONFIG_MODULE = "gec_meta.conf"
@@ -27,28 +28,81 @@ def group_options(group: str) -> list[str]:
     return sorted(p.stem for p in (config_root() / group).glob("*.yaml"))
 
 
-def register_resolvers() -> None:
-    """OmegaConf resolvers used by ``config.yaml`` (idempotent).
+#: Types of default values that a config node can hold as they are.
+_PLAIN = (str, int, float, bool, type(None))
 
-    ``${gec_meta_data:}``: the data directory (``$GEC_META_DATA``, ``./data``, or the per-user
-    folder; :func:`gec_meta.data.fetch.default_data_dir`).
+
+def defaults_node(cls: type, implied: dict | None = None) -> dict:
+    """``_target_`` and every field default of dataclass ``cls`` that a YAML can hold, then the
+    ``implied`` options: the schema a config of ``cls`` extends, so that a YAML states only
+    what differs and every option can still be overridden as ``metric.<field>=...``."""
+    node: dict = {"_target_": f"{cls.__module__}.{cls.__qualname__}"}
+    for f in dataclasses.fields(cls):
+        # Factories make per-instance values (state, nonces): never frozen into a config.
+        if f.init and not f.name.startswith("_") and isinstance(f.default, _PLAIN):
+            node[f.name] = f.default
+    node.update(implied or {})
+    return node
+
+
+_REGISTERED: set[str] = set()
+
+
+def register_configs(metrics: Iterable[str] | None = None) -> None:
+    """Register what ``config.yaml`` and the group configs need (idempotent).
+
+    * the resolver ``${gec_meta_data:}``: the data directory (``$GEC_META_DATA``, ``./data``, or
+      the per-user folder; :func:`gec_meta.data.fetch.default_data_dir`);
+    * the schema nodes ``schema/metric/<name>`` and ``schema/aggregation/<name>``, generated from
+      the dataclass defaults (:func:`defaults_node`): the one place a default is written is the
+      dataclass; ``conf/metric/*.yaml`` extend their schema with ``/schema/metric/<name>@_here_``.
+
+    Args:
+        metrics: the metric names whose schema is needed (None: all).  Building a schema
+            imports the metric's module, so the Python API registers only what it composes.
     """
+    from hydra.core.config_store import ConfigStore
     from omegaconf import OmegaConf
 
     from gec_meta.data.fetch import default_data_dir
+    from gec_meta.meta.aggregation import AGGREGATIONS
+    from gec_meta.metrics.registry import implied_options, metric_class, metric_names
 
+    store = ConfigStore.instance()
     if not OmegaConf.has_resolver("gec_meta_data"):
         OmegaConf.register_new_resolver("gec_meta_data", lambda: str(default_data_dir()))
+        for name, cls in AGGREGATIONS.items():
+            store.store(group="schema/aggregation", name=name, node=defaults_node(cls))
+    for name in metric_names() if metrics is None else metrics:
+        if name not in _REGISTERED:
+            store.store(group="schema/metric", name=name,
+                        node=defaults_node(metric_class(name), implied_options(name)))
+            _REGISTERED.add(name)
 
 
 @functools.lru_cache(maxsize=None)
 def compose(overrides: tuple[str, ...] = ()):
-    """The composed root config with Hydra ``overrides`` (cached; treat it as read-only)."""
+    """The composed root config with Hydra ``overrides`` (cached; treat it as read-only).
+
+    Registers the schemas of the metrics named in ``overrides`` (and the default ``errant``);
+    a composition that needs another (an experiment config naming its metric) registers all.
+    """
     from hydra import compose as hydra_compose
     from hydra import initialize_config_module
+    from hydra.errors import HydraException
 
-    register_resolvers()
+    from gec_meta.metrics.registry import metric_names
+
+    named = {v for o in overrides if o.split("=", 1)[0].lstrip("+~") == "metric" and "=" in o
+             for v in o.split("=", 1)[1].split(",")}
+    register_configs([n for n in named | {"errant"} if n in metric_names()])
     with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
+        try:
+            return hydra_compose("config", overrides=list(overrides))
+        except HydraException as exc:
+            if "schema/metric" not in str(exc):
+                raise
+        register_configs()
         return hydra_compose("config", overrides=list(overrides))
 
 

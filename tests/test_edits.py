@@ -54,10 +54,7 @@ def test_edit_fields_are_erants_stored_tuple():
 
 
 def test_one_process_wide_extractor():
-    from gec_meta.metrics.edit import errant
-
     assert errant_extractor() is errant_extractor()
-    assert errant._EXTRACTOR is errant_extractor()  # the former name, for callers outside metrics
 
 
 def test_extractor_namespace_is_unchanged():

@@ -257,9 +257,9 @@ def task():
 def _compose(overrides: list[str]):
     from hydra import compose, initialize_config_module
 
-    from gec_meta.config import CONFIG_MODULE, register_resolvers
+    from gec_meta.config import CONFIG_MODULE, register_configs
 
-    register_resolvers()
+    register_configs()
     with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3", job_name="smoke"):
         return compose("config", overrides=overrides, return_hydra_config=True)
 

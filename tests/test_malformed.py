@@ -19,7 +19,7 @@ from gec_meta.data.judgments import read_judgments
 from gec_meta.data.m2 import parse_m2, read_m2
 from gec_meta.data.refsets import load_refset
 from gec_meta.errors import ConfigError, DataError, GecMetaError, MissingDataError
-from gec_meta.meta.task import MetricOutputError, evaluate
+from gec_meta.meta.task import MetricOutputError, Task
 from gec_meta.meta.evaluation import UndefinedCorrelationWarning, system_correlations, window_analysis
 from gec_meta.metrics.base import Metric
 
@@ -230,22 +230,22 @@ class _Broken(Metric):
 
 def test_34_metric_returns_nan(fake_root):
     with pytest.raises(MetricOutputError, match=r"non-finite statistic \(nan\) for system #1, sentence #3 \(line 4\)"):
-        evaluate(load_seeda(fake_root), _Broken("nan"), Default())
+        Task(load_seeda(fake_root), _Broken("nan"), Default()).run()
 
 
 def test_35_metric_returns_inf(fake_root):
     with pytest.raises(MetricOutputError, match="non-finite statistic"):
-        evaluate(load_seeda(fake_root), _Broken("inf"), Default())
+        Task(load_seeda(fake_root), _Broken("inf"), Default()).run()
 
 
 def test_36_metric_returns_wrong_number_of_scores(fake_root):
     with pytest.raises(MetricOutputError, match=r"statistics of shape \(12, 390, 1, 1\), expected \(12, 391, 1, 1\)"):
-        evaluate(load_seeda(fake_root), _Broken("shape"), Default())
+        Task(load_seeda(fake_root), _Broken("shape"), Default()).run()
 
 
 def test_37_identical_scores_give_nan_with_warning(fake_root):
     with pytest.warns(UndefinedCorrelationWarning):
-        res = evaluate(load_seeda(fake_root), _Broken("constant"), Default(), window=None)
+        res = Task(load_seeda(fake_root), _Broken("constant"), Default(), window=None).run()
     assert math.isnan(res["system"]["TS_edit"]["pearson"])
     assert math.isnan(res["system"]["TS_edit"]["spearman"])
 

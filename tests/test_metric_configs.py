@@ -1,6 +1,7 @@
 """Every metric config instantiates to the metric that committed results name: signatures
 recorded before the edit-core redesign (tests/golden/metric_signatures.json), the one
-registry, YAML values that only restate dataclass defaults, and ``level`` outside the cache."""
+registry, YAML files that write no default twice (they extend schemas generated from the
+dataclasses), and ``level`` outside the cache."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from omegaconf import OmegaConf
 
 import gec_meta
 from gec_meta.config import compose, config_root, group_options
+from gec_meta.meta.aggregation import AGGREGATIONS
 from gec_meta.metrics.registry import create_metric, implied_options, metric_class, metric_names, metric_target
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "metric_signatures.json").read_text())["signatures"]
@@ -55,36 +57,31 @@ def test_registry_names_every_metric_config():
         assert node is not None
 
 
-def _field_defaults(cls) -> dict:
-    out = {}
-    for f in dataclasses.fields(cls):
-        if f.default is not dataclasses.MISSING:
-            out[f.name] = f.default
-    return out
-
-
 #: (config, key) whose YAML value deliberately differs from the dataclass default.
 DIFFERENCES = {
     ("scribendi", "model"),  # the paper's GPT-2 is the default; only SmolLM2 loads here
 }
 
 
-@pytest.mark.parametrize("name", group_options("metric"))
-def test_yaml_values_restate_dataclass_defaults(name):
-    """A YAML key either is a name-implied option, an interpolation (${...}), or restates the
-    dataclass default (listed only so that it can be overridden on the command line)."""
-    cfg = OmegaConf.to_container(compose((f"metric={name}",)).metric, resolve=False)
-    cls = metric_class(name)
-    defaults = _field_defaults(cls)
-    implied = implied_options(name)
-    for key, value in cfg.items():
-        if key == "_target_" or (isinstance(value, str) and value.startswith("${")) or key in implied:
+@pytest.mark.parametrize("group,name", [(g, n) for g in ("metric", "aggregation") for n in group_options(g)])
+def test_yaml_writes_no_setting_twice(group, name):
+    """A config file extends the schema generated from its dataclass and writes only
+    interpolations (${...}) and deliberate differences: every default is written once, in the
+    dataclass.  The composed config still lists every field, so ``metric.<field>=...`` works
+    without Hydra's ``+``."""
+    raw = OmegaConf.load(config_root() / group / f"{name}.yaml")
+    assert list(raw.get("defaults", [])) == [f"/schema/{group}/{name}@_here_", "_self_"]
+    for key in raw:
+        if key == "defaults":
             continue
-        if key not in defaults or value == "???":  # e.g. from_files' dir (mandatory)
-            continue
-        if (name, key) in DIFFERENCES:
-            continue
-        assert value == defaults[key], f"conf/metric/{name}.yaml {key}: {value!r} != default {defaults[key]!r}"
+        value = OmegaConf.to_container(raw, resolve=False)[key]
+        assert (isinstance(value, str) and value.startswith("${")) or (name, key) in DIFFERENCES, \
+            f"conf/{group}/{name}.yaml writes {key}: {value!r} (write defaults in the dataclass)"
+    composed = compose((f"{group}={name}",))[group]
+    cls = metric_class(name) if group == "metric" else AGGREGATIONS[name]
+    plain = {f.name for f in dataclasses.fields(cls) if f.init and not f.name.startswith("_")
+             and isinstance(f.default, (str, int, float, bool, type(None)))}
+    assert plain <= set(composed), f"{name}: fields missing from the composed config"
 
 
 def test_sentence_level_shares_statistics_and_keeps_its_name():

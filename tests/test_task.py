@@ -14,7 +14,7 @@ import pytest
 from gec_meta.data.datasets import load_seeda
 from gec_meta.meta.aggregation import Default, TrueSkillAggregation
 from gec_meta.meta.signature import result_signature
-from gec_meta.meta.task import Result, Task, compare_with_humans, compute_statistics, evaluate
+from gec_meta.meta.task import Result, Task, compare_with_humans, compute_statistics
 from gec_meta.metrics.length import Length
 from gec_meta.report.reproduce import Significance, parse_experiment_args
 
@@ -65,14 +65,12 @@ def test_json_round_trip_and_indexing(seeda):
 
 
 def test_front_ends_agree(seeda):
-    """api.meta_evaluate, the dict shim evaluate() and Task.run() are one computation."""
+    """api.meta_evaluate and Task.run() are one computation."""
     from gec_meta import meta_evaluate
 
     task = Task(seeda, Length(), Default(), window=None)
     direct = task.run().to_json(timing=False)
     assert meta_evaluate(seeda, Length(), "default", window=None).to_json(timing=False) == direct
-    shim = evaluate(seeda, Length(), Default(), window=None)
-    assert shim.pop("timing") and shim == direct
 
 
 def test_score_needs_no_humans_and_reaggregates(seeda):

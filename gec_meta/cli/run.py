@@ -28,7 +28,7 @@ from omegaconf import DictConfig, OmegaConf
 
 import gec_meta.cache as gm_cache
 from gec_meta.cache import text_hash
-from gec_meta.config import CONFIG_PATH, register_resolvers
+from gec_meta.config import CONFIG_PATH, register_configs
 from gec_meta.meta.task import Task
 from gec_meta.metrics.llm import DryRunFinished
 from gec_meta.report.tables import atomic_write_text, single_run_markdown
@@ -111,7 +111,7 @@ def task(cfg: DictConfig) -> dict:
 
 def main() -> None:
     """Console entry ``gec-meta-run``: Hydra parses ``sys.argv`` (overrides, ``-m``, ``--cfg``)."""
-    register_resolvers()
+    register_configs()
     task()
 
 

@@ -93,10 +93,11 @@ def extracted_gold_edits(
     Returns:
         shape (R, N) of gold-edit tuples.
     """
-    from gec_meta.metrics.edit.errant import _EXTRACTOR, IGNORED_TYPES
+    from gec_meta.edits.extract import errant_extractor
+    from gec_meta.edits.edit import IGNORED_TYPES
 
     N = len(sources)
-    flat = _EXTRACTOR.extract([(sources[n], ref[n]) for ref in texts for n in range(N)])
+    flat = errant_extractor().extract([(sources[n], ref[n]) for ref in texts for n in range(N)])
     return tuple(
         tuple(
             tuple(GoldEdit(e[0], e[1], e[6], (e[5],), r) for e in flat[r * N + n] if e[6] not in IGNORED_TYPES)

@@ -362,10 +362,3 @@ class Task:
             ci = confidence_intervals(resampled, values)
             system[human]["ci"] = {k: [v["low"], v["high"]] for k, v in ci.items()}
             system[human]["ci"]["samples"] = self.bootstrap_samples
-
-
-def evaluate(dataset: Dataset, metric: Metric, aggregation: Aggregation, references: References | None = None,
-             **options) -> dict:
-    """``Task(dataset, metric, aggregation, references, **options).run().to_json()`` (kept for
-    callers written against the earlier dict API; new code: :class:`Task`)."""
-    return Task(dataset, metric, aggregation, references, **options).run().to_json()

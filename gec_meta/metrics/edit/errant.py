@@ -20,16 +20,6 @@ from gec_meta.errors import ConfigError
 from gec_meta.metrics.edit.core import EditMatch, EditMetric, match_by_key
 
 
-
-def __getattr__(name: str):
-    """``_EXTRACTOR``: the process-wide extractor under its former name, for callers outside
-    the metrics (gec_meta/data/refsets.py, bench/bench_pt.py) until they call
-    :func:`gec_meta.edits.extract.errant_extractor`."""
-    if name == "_EXTRACTOR":
-        return errant_extractor()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def gold_to_edits(gold: Sequence) -> tuple[Edit, ...]:
     """Core edits of M2 gold edits (first correction alternative; noop/UNK dropped)."""
     return tuple(
