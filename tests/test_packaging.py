@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -39,9 +40,17 @@ def test_every_package_folder_is_declared():
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    """The wheel built from a copy of the tracked sources (a checkout's build/ folder could
+    otherwise leak modules that no longer exist into the wheel)."""
+    src = tmp_path_factory.mktemp("src")
+    files = subprocess.run(["git", "ls-files", "pyproject.toml", "README.md", "gec_meta", "conf"], cwd=REPO,
+                           capture_output=True, text=True, check=True).stdout.split()
+    for rel in files:
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / rel, src / rel)
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    str(REPO), "-w", str(out)], check=True, cwd=out)
+                    str(src), "-w", str(out)], check=True, cwd=out)
     (whl,) = out.glob("gec_meta-*.whl")
     return whl
 
@@ -53,6 +62,10 @@ def test_wheel_carries_configs_prompts_and_manifest(wheel):
     assert conf_files and {f"gec_meta/conf/{f}" for f in conf_files} <= names
     assert "gec_meta/data/manifest.tsv" in names
     assert not any(n.startswith(("conf/", "tests/", "experiments/")) for n in names)
+    tracked = {f"{p}" for p in subprocess.run(["git", "ls-files", "gec_meta"], cwd=REPO, capture_output=True,
+                                                text=True, check=True).stdout.split() if p.endswith(".py")}
+    assert {n for n in names if n.startswith("gec_meta/") and n.endswith(".py")
+            and not n.startswith("gec_meta/conf/")} == tracked
 
 
 def _run(cmd: list[str], cwd: Path, env: dict, timeout: int = 900) -> str:
