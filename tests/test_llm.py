@@ -332,7 +332,8 @@ def test_signature_and_cache_key_name_what_changes_the_numbers():
 
 def test_hydra_configs_compose():
     from gec_meta.api import load_metric
-    from gec_meta.llm.backends import OpenAICompatibleChat, TransformersChat
+    from gec_meta.llm.local import TransformersChat
+    from gec_meta.llm.openai import OpenAICompatibleChat
 
     m = load_metric("llm_s", "metric.criterion=fluency", "metric.context=none")
     assert isinstance(m, LLMSentence) and isinstance(m.llm, TransformersChat) and m.criterion == "fluency"

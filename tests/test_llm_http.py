@@ -4,7 +4,7 @@ The server (:class:`gec_meta.llm.serve.ChatCompletionsServer`, ``http.server`` i
 serves a tiny causal LM built here through the chat-completions protocol: a 2-layer GPT-2 with
 a word-level tokenizer and a chat template, trained for a few steps so that its greedy answer
 to the prompts of this file is the JSON ``{"target1_score": 4, "target2_score": 2}``.  The client is
-:class:`gec_meta.llm.backends.OpenAICompatibleChat` (``urllib``): no mock object anywhere.
+:class:`gec_meta.llm.openai.OpenAICompatibleChat` (``urllib``): no mock object anywhere.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ import pytest
 import torch
 
 from gec_meta.errors import ConfigError
-from gec_meta.llm.backends import (Answer, Decoding, LLMBackendError, OpenAICompatibleChat, TransformersChat,
-                                   integer_object_schema)
+from gec_meta.llm.backends import Answer, Decoding, LLMBackendError, integer_object_schema
+from gec_meta.llm.local import TransformersChat
+from gec_meta.llm.openai import OpenAICompatibleChat
 from gec_meta.llm.parsing import answer_schema, parse_answer
 from gec_meta.llm.serve import ChatCompletionsServer
 from gec_meta.metrics.llm import LLMSentence, missing_count

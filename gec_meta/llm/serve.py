@@ -6,7 +6,7 @@
 It loads the model once and answers ``POST /v1/chat/completions`` (``model``, ``messages``,
 ``temperature``, ``seed``, ``max_tokens``, ``response_format`` of type ``json_schema`` for
 structured output) and ``GET /v1/models``, so several jobs of a sweep
-can share one loaded model through :class:`gec_meta.llm.backends.OpenAICompatibleChat`; the
+can share one loaded model through :class:`gec_meta.llm.openai.OpenAICompatibleChat`; the
 tests start it in a thread to test that backend over real HTTP.  Requests are served one at a
 time (one model, CPU).  It binds to 127.0.0.1 by default and is meant for this machine only.
 """
@@ -145,7 +145,7 @@ class ChatCompletionsServer:
 def main(argv=None) -> None:
     import os
 
-    from gec_meta.llm.backends import TransformersChat
+    from gec_meta.llm.local import TransformersChat
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", required=True, help="hub id, folder, .gguf file or pkg://...")
