@@ -4,8 +4,9 @@ State-of-the-Art Evaluator for Grammatical Error Correction", BEA 2024).
 * :mod:`.prompts` — the prompt templates of ``conf/llm/prompts`` (Appendix A), the essay context
   of a sentence, ERRANT edits marked inline for the edit-based prompt;
 * :mod:`.parsing` — strict parsing of an answer against its JSON schema (1–5 integer per target);
-* :mod:`.backends` — chat backends (a local transformers causal LM, incl. GGUF files; any
-  OpenAI-compatible chat-completions endpoint) behind one disk cache of every prompt/response;
+* :mod:`.backends` — the chat-backend interface behind one disk cache of every prompt/response;
+  :mod:`.local` — a local transformers causal LM (incl. GGUF files, structured output);
+  :mod:`.openai` — any OpenAI-compatible chat-completions endpoint;
 * :mod:`.serve` — a loopback OpenAI-compatible server for a local model (tests, shared runs).
 
 The metrics themselves (``llm_s``, ``llm_e``) are in :mod:`gec_meta.metrics.llm`.
