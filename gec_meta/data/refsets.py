@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from gec_meta.errors import ConfigError, DataError
-from gec_meta.data.datasets import CONLL14_SIZE, Dataset
+from gec_meta.data.datasets import CONLL14_SIZE, Dataset, default_root
 from gec_meta.data.io import read_lines
 from gec_meta.data.m2 import GoldEdit, M2Sentence, annotator_references, read_m2
 
@@ -164,17 +164,17 @@ BN10_FILES = ("BN1", "BN10", "BN2", "BN3", "BN4", "BN5", "BN6", "BN7", "BN8", "B
 
 
 def load_refset(
-    name: str, dataset: Dataset, root: str | Path, missing_annotator: str = "source"
+    name: str, dataset: Dataset, root: str | Path | None = None, missing_annotator: str = "source"
 ) -> References:
     """Build reference set ``name`` for ``dataset``.
 
     Args:
         name: ``official``, ``bn10``, ``e_minimal``, ``e_fluency``, ``ne_minimal``, ``ne_fluency``.
         dataset: the dataset whose sentences the references align with.
-        root: the data directory.
+        root: the data directory (None: :func:`gec_meta.data.datasets.default_root`).
         missing_annotator: ``source`` or ``annotator0`` (``official`` only; see module doc).
     """
-    root = Path(root)
+    root = Path(root) if root is not None else default_root()
     if missing_annotator not in ("source", "annotator0"):
         raise ConfigError(
             f"refset.missing_annotator must be 'source' or 'annotator0', got {missing_annotator!r}"
