@@ -96,24 +96,15 @@ def validate_inputs(
     if isinstance(sources, str):
         raise ValueError("sources must be a sequence of sentences, not a single string")
     n = len(sources)
-    if isinstance(hypotheses, str) or len(hypotheses) == 0:
-        raise ValueError("hypotheses must be a non-empty sequence of systems (num_systems, num_sentences)")
-    for k, hyp in enumerate(hypotheses):
-        if isinstance(hyp, str):
-            raise ValueError(
-                f"hypotheses[{k}] is a string; hypotheses must have shape (num_systems, num_sentences)"
-            )
-        if len(hyp) != n:
-            raise ValueError(f"system {k} has {len(hyp)} hypotheses but there are {n} sources")
-    if isinstance(references, str) or len(references) == 0:
-        raise ValueError("references must be a non-empty sequence (num_references, num_sentences)")
-    for k, ref in enumerate(references):
-        if isinstance(ref, str):
-            raise ValueError(
-                f"references[{k}] is a string; references must have shape (num_references, num_sentences)"
-            )
-        if len(ref) != n:
-            raise ValueError(f"reference set {k} has {len(ref)} sentences but there are {n} sources")
+    for name, rows, axis, item in (("hypotheses", hypotheses, "num_systems", "system {k} has {m} hypotheses"),
+                                   ("references", references, "num_references", "reference set {k} has {m} sentences")):
+        if isinstance(rows, str) or len(rows) == 0:
+            raise ValueError(f"{name} must be a non-empty sequence ({axis}, num_sentences)")
+        for k, row in enumerate(rows):
+            if isinstance(row, str):
+                raise ValueError(f"{name}[{k}] is a string; {name} must have shape ({axis}, num_sentences)")
+            if len(row) != n:
+                raise ValueError(item.format(k=k, m=len(row)) + f" but there are {n} sources")
     return len(hypotheses), n, len(references)
 
 
