@@ -99,12 +99,14 @@ def decode_utf8(raw: bytes, path: str | Path) -> str:
     nul = raw.find(b"\0")
     if nul >= 0:
         line_no = raw[:nul].count(b"\n") + 1
-        window = raw[nul - nul % 2 : nul - nul % 2 + 200]
-        half_nul = sum((a == 0) != (b == 0) for a, b in zip(window[0::2], window[1::2]))
-        if 4 * half_nul >= len(window) // 2:
+        start = nul - nul % 2
+        sample = raw[max(0, start - 256) : start + 256]
+        even, odd = sample[0::2].count(0), sample[1::2].count(0)
+        # UTF-16 of mostly ASCII text: NULs at one parity of byte positions only.
+        if max(even, odd) >= len(sample) // 8 and min(even, odd) <= max(even, odd) // 8:
             raise DataError(
                 "looks like UTF-16 without a byte-order mark (NUL bytes between ASCII bytes), "
-                "not UTF-8: convert it (iconv -f UTF-16LE -t UTF-8)", path, line_no,
+                "not UTF-8: convert it (iconv -f UTF-16LE or UTF-16BE -t UTF-8)", path, line_no,
             )
         raise DataError(f"contains a NUL byte (at byte {nul}): not a text file", path, line_no)
     try:
