@@ -740,3 +740,11 @@ def test_180_run_py_resume_reruns_when_a_score_file_changed(fake_root, tmp_path)
     log = _sweep_job(fake_root, tmp_path, args)
     assert f"input {seg.absolute()} changed" in log
     assert (tmp_path / "job" / "results.json").read_bytes() != first
+
+
+def test_181_judgments_xml_with_an_unknown_encoding(tmp_path):
+    # Found by tests/test_readers_property.py: expat raised a bare LookupError.
+    p = tmp_path / "j.xml"
+    p.write_bytes(b"<?xml version='1.0' encoding='nosuch'?><set/>")
+    with pytest.raises(DataError, match=rf"{p}:1: unreadable XML: unknown encoding"):
+        read_judgments(p, index_base=1)

@@ -65,6 +65,8 @@ def _parse_judgments(raw: bytes, path: Path, index_base: int) -> tuple[RankingIt
     except ET.ParseError as exc:
         line = exc.position[0] if exc.position else None
         raise DataError(f"malformed XML: {exc}", path, line) from None
+    except (LookupError, ValueError) as exc:  # an unknown encoding declared in the XML header
+        raise DataError(f"unreadable XML: {exc}", path, 1) from None
     items: list[RankingItem] = []
     for elem in root.iter("ranking-item"):
         item_id = elem.get("id", "?")
