@@ -16,7 +16,6 @@ machines (the paths are absolute).
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Callable, Mapping
 
@@ -24,25 +23,6 @@ from gec_meta.data.io import file_digest
 
 INPUTS_FILE = "inputs.json"
 RESULTS_FILE = "results.json"
-
-# Digests computed by this process: {path: (size, mtime_ns, sha256)}.  A sweep checks the same
-# few data files for every job; each is read and hashed once per process.
-_DIGESTS: dict[str, tuple[int, int, str | None]] = {}
-
-
-def current_digest(path: str) -> str | None:
-    """sha256 of the file now (None if gone), hashed once per process and file version."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    known = _DIGESTS.get(path)
-    if known is not None and known[:2] == (st.st_size, st.st_mtime_ns):
-        return known[2]
-    digest = file_digest(path)
-    _DIGESTS[path] = (st.st_size, st.st_mtime_ns, digest)
-    return digest
-
 
 def inputs_record(config_id: str, metric_signature: str, inputs: Mapping[str, str]) -> str:
     """The text of ``inputs.json``."""
@@ -91,7 +71,7 @@ def stale_reason(
     if record.get("config_id") != config_id or not isinstance(record.get("inputs"), dict):
         return None, f"{out_dir / INPUTS_FILE} belongs to another run"
     for path, digest in record["inputs"].items():
-        now = current_digest(path)
+        now = file_digest(path)
         if now is None:
             return None, f"input {path} is gone"
         if now != digest:

@@ -14,6 +14,7 @@ sweep reruns a job whose inputs changed (:mod:`gec_meta.cli.run`).
 from __future__ import annotations
 
 import hashlib
+import os
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -47,21 +48,49 @@ def recording_inputs() -> Iterator[dict[str, str]]:
         _RECORDERS.remove(record)
 
 
-def record_input(path: str | Path, raw: bytes) -> None:
-    """Tell open :func:`recording_inputs` scopes that ``raw`` was read from ``path``."""
+# sha256 of the files this process read or checked: {absolute path: (size, mtime_ns, sha256)}.
+# A sweep reads the same data files in every job; each version of a file is hashed once.
+_DIGESTS: dict[str, tuple[int, int, str]] = {}
+
+
+def _digest(key: str, raw: bytes, stat: os.stat_result | None) -> str:
+    if stat is not None:
+        known = _DIGESTS.get(key)
+        if known is not None and known[:2] == (stat.st_size, stat.st_mtime_ns) and len(raw) == stat.st_size:
+            return known[2]
+    digest = hashlib.sha256(raw).hexdigest()
+    if stat is not None and len(raw) == stat.st_size:
+        _DIGESTS[key] = (stat.st_size, stat.st_mtime_ns, digest)
+    return digest
+
+
+def record_input(path: str | Path, raw: bytes, stat: os.stat_result | None = None) -> None:
+    """Tell open :func:`recording_inputs` scopes that ``raw`` was read from ``path``.
+
+    Args:
+        stat: the file's ``os.stat`` taken before reading it (lets a process hash each
+            version of a file once).
+    """
     if _RECORDERS:
-        digest = hashlib.sha256(raw).hexdigest()
         key = str(Path(path).absolute())
+        digest = _digest(key, raw, stat)
         for record in _RECORDERS:
             record[key] = digest
 
 
 def file_digest(path: str | Path) -> str | None:
-    """sha256 of a file's bytes, or None when it is not a readable file."""
+    """sha256 of a file's bytes now, or None when it is not a readable file (memoised per
+    process and file version, like the digests of :func:`record_input`)."""
+    key = str(Path(path).absolute())
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        stat = os.stat(key)
+        known = _DIGESTS.get(key)
+        if known is not None and known[:2] == (stat.st_size, stat.st_mtime_ns):
+            return known[2]
+        raw = Path(key).read_bytes()
     except OSError:
         return None
+    return _digest(key, raw, stat)
 
 
 def read_bytes(path: str | Path) -> bytes:
@@ -77,10 +106,11 @@ def read_bytes(path: str | Path) -> bytes:
     if not path.is_file():
         raise MissingDataError(f"{path}: no such file (run `make data` or set GEC_META_DATA)")
     try:
+        stat = path.stat()
         raw = path.read_bytes()
     except OSError as exc:
         raise DataError(f"cannot be read ({exc.strerror or exc})", path) from None
-    record_input(path, raw)
+    record_input(path, raw, stat)
     return raw
 
 
