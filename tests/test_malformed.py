@@ -748,3 +748,11 @@ def test_181_judgments_xml_with_an_unknown_encoding(tmp_path):
     p.write_bytes(b"<?xml version='1.0' encoding='nosuch'?><set/>")
     with pytest.raises(DataError, match=rf"{p}:1: unreadable XML: unknown encoding"):
         read_judgments(p, index_base=1)
+
+
+@pytest.mark.parametrize("value", [b"nan", b"inf", b"-Infinity"])
+def test_182_to_184_non_finite_human_score(fake_root, corrupt, value):
+    # One reader of one-number-a-line files (gec_meta.data.io.read_floats) for human and metric scores.
+    path = corrupt("seeda/scores/human/TS_edit.txt", lambda b: b.replace(b"0.064", value, 1))
+    with pytest.raises(DataError, match=rf"{path}:2: non-finite score"):
+        load_seeda(fake_root)

@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from gec_meta.errors import ConfigError, DataError, MissingDataError
-from gec_meta.data.io import check_nonempty, read_lines, read_text
+from gec_meta.data.io import check_nonempty, read_floats, read_lines, read_text
 from gec_meta.data.judgments import RankingItem, read_judgments
 
 CONLL14_SIZE = 1312
@@ -119,12 +119,7 @@ def _require_dir(path: Path, what: str) -> Path:
 
 
 def _read_floats(path: Path, expected: int) -> np.ndarray:
-    values = []
-    for i, line in enumerate(read_lines(path), start=1):
-        try:
-            values.append(float(line))
-        except ValueError:
-            raise DataError(f"not a number: {line!r}", path, i) from None
+    values = read_floats(path)
     if len(values) != expected:
         raise DataError(f"has {len(values)} scores, expected {expected}", path)
     return np.array(values)

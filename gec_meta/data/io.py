@@ -14,6 +14,7 @@ sweep reruns a job whose inputs changed (:mod:`gec_meta.cli.run`).
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 from contextlib import contextmanager
 from pathlib import Path
@@ -197,6 +198,24 @@ def read_lines(
         raise ValueError(f"whitespace must be one of {WHITESPACE_MODES}, got {whitespace!r}")
     if expected is not None and len(out) != expected:
         raise DataError(f"has {len(out)} lines, expected {expected}", path)
+    return out
+
+
+def read_floats(path: str | Path) -> list[float]:
+    """One finite number a line (human score files, score files of ``metric=from_files``).
+
+    Raises:
+        DataError: a line that is not a number, or NaN/inf, naming the file and line.
+    """
+    out = []
+    for k, line in enumerate(read_lines(path), start=1):
+        try:
+            x = float(line)
+        except ValueError:
+            raise DataError(f"not a number: {line[:40]!r}", path, k) from None
+        if not math.isfinite(x):
+            raise DataError(f"non-finite score {line!r}", path, k)
+        out.append(x)
     return out
 
 

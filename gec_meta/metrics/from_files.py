@@ -14,7 +14,6 @@ GJG15); the sentences are those the dataset scores (SEEDA: the 391 judged senten
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Sequence
@@ -22,7 +21,7 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.cache import text_hash
-from gec_meta.data.io import read_lines, read_text
+from gec_meta.data.io import read_floats, read_text
 from gec_meta.errors import ConfigError, DataError, MissingDataError
 from gec_meta.metrics.base import Metric
 from gec_meta.report.tables import atomic_write_text
@@ -45,19 +44,6 @@ def write_score_files(folder: str | Path, systems: Sequence[str], segment_scores
         if system_scores is not None:
             atomic_write_text(folder / f"{system}.sys.score", f"{float(system_scores[i])!r}\n")
     return folder
-
-
-def _read_floats(path: Path) -> list[float]:
-    out = []
-    for k, line in enumerate(read_lines(path), start=1):
-        try:
-            x = float(line.strip())
-        except ValueError:
-            raise DataError(f"not a number: {line.strip()[:40]!r}", path, k) from None
-        if not math.isfinite(x):
-            raise DataError(f"non-finite score {line.strip()!r}", path, k)
-        out.append(x)
-    return out
 
 
 def _universal_newlines(text: str) -> str:
@@ -89,13 +75,13 @@ def read_score_files(folder: str | Path, systems: Sequence[str], num_sentences: 
         if not path.exists():
             have = sorted(p.name.removesuffix(".seg.score") for p in folder.glob("*.seg.score"))
             raise MissingDataError(f"{path}: no segment scores for system {system!r} (have: {have})")
-        values = _read_floats(path)
+        values = read_floats(path)
         if len(values) != num_sentences:
             raise DataError(f"has {len(values)} scores, the dataset has {num_sentences} sentences", path)
         seg[i] = values
         sys_path = folder / f"{system}.sys.score"
         if sys_path.exists():
-            v = _read_floats(sys_path)
+            v = read_floats(sys_path)
             if len(v) != 1:
                 raise DataError(f"expected one system score, got {len(v)}", sys_path)
             sys_scores.append(v[0])
