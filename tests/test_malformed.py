@@ -263,3 +263,496 @@ def test_39_errors_are_gec_meta_errors():
     # One base class lets callers catch every input problem of the harness at once.
     assert issubclass(DataError, GecMetaError) and issubclass(MissingDataError, GecMetaError)
     assert issubclass(ConfigError, GecMetaError) and issubclass(MetricOutputError, GecMetaError)
+
+
+# =================================================================================================
+# Inputs, CLI and resume (issue 17 items 1, 2, 5a-b, 7): cases test_100 ... test_199.
+# Every case asserts the outcome a user sees: a DataError/ConfigError naming the file and line or
+# the key, or (through the CLI and run.py) one line "gec-meta: error: ..." and exit status 2.
+# =================================================================================================
+import json as _json
+import re
+import os as _os
+import subprocess as _subprocess
+import sys as _sys
+
+from gec_meta.cli import resume as _resume
+from gec_meta.cli.errors import error_line
+from gec_meta.cli.main import main as _cli_main
+from gec_meta.data.io import check_nonempty, read_text, recording_inputs
+from gec_meta.data.m2 import check_sources
+from gec_meta.metrics.from_files import read_score_files, write_score_files
+from gec_meta.report.tables import main as _report_main
+
+_REPO = Path(__file__).resolve().parents[1]
+_A = "|||REQUIRED|||-NONE-|||"
+_M2_TWO = f"S This are a sentence .\nA 1 2|||SVA|||is{_A}0\n\nS He go home .\nA 1 2|||SVA|||goes{_A}0\n\n"
+_SRC_TWO = ("This are a sentence .", "He go home .")
+
+
+# ----------------------------------------------------------------- item 1: A lines
+@pytest.mark.parametrize("body, got", [
+    ("A 1 2|||SVA|||is|||REQUIRED|||-NONE-", 5),
+    ("A 1 2|||SVA|||is|||REQUIRED|||-NONE-|||0|||extra", 7),
+    ("A 1 2|||SVA|||is|||REQUIRED|||-NONE-|||0|||1|||2", 8),
+    ("A 1 2|||SVA", 2),
+])
+def test_100_to_103_a_line_needs_exactly_six_fields(body, got):
+    with pytest.raises(DataError, match=rf"bad.m2:2: malformed A line: expected 6 .*got {got}"):
+        parse_m2(f"S This are a sentence .\n{body}\n", "bad.m2")
+
+
+def test_104_annotator_id_is_field_six():
+    (sent,) = parse_m2(f"S a b c\nA 0 1|||R:NOUN|||x{_A}3\n", "ok.m2")
+    assert sent.edits[0].annotator == 3 and sent.annotators == (3,)
+
+
+# ----------------------------------------------------------------- item 1: S lines vs the source
+@pytest.mark.parametrize("sources, line, message", [
+    (("He go home .", "This are a sentence ."), 1, "S line of sentence 1 is not the source sentence 1"),  # other order
+    (("This are a sentence.", "He go home ."), 1, "is not the source sentence 1"),                      # detokenised
+    (("This are a sentence .", "She went home ."), 4, "sentence 2 is not the source sentence 2"),      # other sentences
+    (("This are", "He go home ."), 1, "is not the source sentence 1"),                                 # shorter than the spans
+])
+def test_105_to_108_m2_s_lines_must_be_the_source(sources, line, message):
+    sents = parse_m2(_M2_TWO, "refs.m2")
+    with pytest.raises(DataError, match=rf"refs.m2:{line}: .*{message}"):
+        check_sources(sents, sources, "refs.m2")
+
+
+def test_109_m2_with_more_sentences_than_the_source():
+    with pytest.raises(DataError, match="refs.m2: has 2 sentences, the source has 1"):
+        check_sources(parse_m2(_M2_TWO, "refs.m2"), _SRC_TWO[:1], "refs.m2")
+
+
+def test_110_s_line_check_is_whitespace_normalised():
+    # A dataset read with whitespace=rstrip keeps doubled spaces; the S line is normalised.
+    check_sources(parse_m2(_M2_TWO), ("This  are a sentence .", " He go home ."), "refs.m2")
+
+
+def test_111_seeda_subset_mapping_checks_the_mapped_lines():
+    sents = parse_m2(_M2_TWO, "refs.m2")
+    check_sources(sents, ("He go home .",), "refs.m2", lines=[1])
+    with pytest.raises(DataError, match="refs.m2:1: S line of sentence 1 is not the source sentence 1"):
+        check_sources(sents, ("He go home .",), "refs.m2", lines=[0])
+    with pytest.raises(DataError, match="refs.m2: has 2 sentences; sentence 3 is needed"):
+        check_sources(sents, ("He go home .",), "refs.m2", lines=[2])
+
+
+def test_112_official_refset_of_a_reordered_conll_m2(fake_root, corrupt):
+    # Swap the first two blocks of the CoNLL-2014 M2: every score would silently change.
+    def swap(b):
+        blocks = b.split(b"\n\n")
+        blocks[0], blocks[1] = blocks[1], blocks[0]
+        return b"\n\n".join(blocks)
+
+    path = corrupt("conll14/conll14st-test.m2", swap)
+    with pytest.raises(DataError, match=rf"{path}:1: S line of sentence 1 is not the source sentence 1"):
+        load_refset("official", load_gjg15(fake_root), fake_root)
+
+
+def test_113_official_refset_of_a_detokenised_seeda_line(fake_root, corrupt):
+    # SEEDA's first judged sentence, detokenised in the M2 (its last two tokens joined).
+    ds = load_seeda(fake_root)
+    first = ds.corpus_lines[0]
+
+    def detokenise(b):
+        blocks = b.split(b"\n\n")
+        s_line, _, rest = blocks[first].partition(b"\n")
+        head, _, last = s_line.rpartition(b" ")
+        blocks[first] = head + last + (b"\n" + rest if rest else b"")
+        return b"\n\n".join(blocks)
+
+    path = corrupt("conll14/conll14st-test.m2", detokenise)
+    with pytest.raises(DataError, match=rf"{path}:\d+: S line of sentence {first + 1} is not the source sentence 1"):
+        load_refset("official", ds, fake_root)
+
+
+# ----------------------------------------------------------------- item 5: encodings, NULs, directories, empty corpora
+@pytest.mark.parametrize("encode, message", [
+    (lambda t: t.encode("utf-16-le"), "looks like UTF-16 without a byte-order mark"),
+    (lambda t: t.encode("utf-16-be"), "looks like UTF-16 without a byte-order mark"),
+    (lambda t: t.encode("utf-16"), r"is UTF-16 \(byte-order mark\)"),
+    (lambda t: t.encode("utf-32-le"), "UTF-16|NUL byte"),
+    (lambda t: t.encode() + b"\0\n", "contains a NUL byte"),
+])
+def test_114_to_118_not_utf8_text_is_named(tmp_path, encode, message):
+    p = tmp_path / "sys.txt"
+    p.write_bytes(encode("This are a sentence .\nHe go home .\n"))
+    with pytest.raises(DataError, match=rf"{p}:\d+: .*({message})"):
+        read_lines(p)
+
+
+def test_119_utf16_m2_is_named(tmp_path):
+    p = tmp_path / "refs.m2"
+    p.write_bytes(_M2_TWO.encode("utf-16-le"))
+    with pytest.raises(DataError, match=rf"{p}:1: looks like UTF-16"):
+        read_m2(p)
+
+
+def test_120_bom_prefixed_m2_reads_like_the_plain_one(tmp_path):
+    plain, bom = tmp_path / "a.m2", tmp_path / "b.m2"
+    plain.write_text(_M2_TWO, encoding="utf-8")
+    bom.write_bytes(b"\xef\xbb\xbf" + _M2_TWO.encode())
+    assert read_m2(bom) == read_m2(plain)
+
+
+@pytest.mark.parametrize("reader", [
+    lambda p: read_lines(p), lambda p: read_m2(p), lambda p: read_judgments(p, 1), lambda p: read_text(p),
+])
+def test_121_to_124_directory_given_as_a_file(tmp_path, reader):
+    d = tmp_path / "INPUT.txt"
+    d.mkdir()
+    with pytest.raises(DataError, match=rf"{d}: is a directory, expected a file"):
+        reader(d)
+
+
+@pytest.mark.parametrize("content, message", [(b"", "has no lines"), (b"\n\n  \n", r"has only blank lines \(3\)")])
+def test_125_126_empty_corpus_is_an_error(tmp_path, content, message):
+    p = tmp_path / "src.txt"
+    p.write_bytes(content)
+    with pytest.raises(DataError, match=rf"{p}: {message}: an empty corpus cannot be scored"):
+        check_nonempty(read_lines(p), p)
+
+
+def test_127_empty_gmeg_source(fake_root, corrupt):
+    path = corrupt("gmeg/test/wiki/source", lambda b: b"")
+    with pytest.raises(DataError, match=rf"{path}: has no lines"):
+        load_gmeg_wiki(fake_root)
+
+
+# ----------------------------------------------------------------- score files (metric=from_files)
+def test_128_non_utf8_score_file(tmp_path):
+    write_score_files(tmp_path, ["A"], np.zeros((1, 3)))
+    (tmp_path / "A.seg.score").write_bytes(b"0.1\n0.2\n\xff0.3\n")
+    with pytest.raises(DataError, match=rf"A.seg.score:3: not valid UTF-8"):
+        read_score_files(tmp_path, ["A"], 3)
+
+
+def test_129_utf16_score_file(tmp_path):
+    (tmp_path / "A.seg.score").write_bytes("0.1\n0.2\n0.3\n".encode("utf-16-le"))
+    with pytest.raises(DataError, match=rf"A.seg.score:1: looks like UTF-16"):
+        read_score_files(tmp_path, ["A"], 3)
+
+
+def test_130_directory_named_like_a_score_file(tmp_path):
+    from gec_meta.metrics.from_files import FromFiles
+
+    write_score_files(tmp_path, ["A"], np.zeros((1, 3)))
+    (tmp_path / "B.seg.score").mkdir()
+    with pytest.raises(DataError, match=rf"B.seg.score: is a directory"):
+        FromFiles(str(tmp_path)).bind(["s"] * 3, None, None, systems=["A", "B"])
+    with pytest.raises(DataError, match=rf"B.seg.score: is a directory"):
+        read_score_files(tmp_path, ["A", "B"], 3)
+
+
+def test_131_score_file_with_crlf_is_read_and_digested_as_before(tmp_path):
+    from gec_meta.cache import text_hash
+    from gec_meta.metrics.from_files import FromFiles
+
+    (tmp_path / "A.seg.score").write_bytes(b"0.5\r\n0.25\r\n")
+    seg, _ = read_score_files(tmp_path, ["A"], 2)
+    assert seg.tolist() == [[0.5, 0.25]]
+    bound = FromFiles(str(tmp_path)).bind(["s"] * 2, None, None, systems=["A"])
+    assert bound.options()["content"] == text_hash((tmp_path / "A.seg.score").read_text(encoding="utf-8"))[:20]
+
+
+# ----------------------------------------------------------------- item 7: the gec-meta CLI
+def _cli(argv, capsys):
+    status = _cli_main([str(a) for a in argv])
+    err = capsys.readouterr().err
+    return status, err
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    (tmp_path / "src.txt").write_text("\n".join(_SRC_TWO) + "\n")
+    (tmp_path / "A.txt").write_text("This is a sentence .\nHe goes home .\n")
+    (tmp_path / "B.txt").write_text("\n".join(_SRC_TWO) + "\n")
+    (tmp_path / "refs.m2").write_text(_M2_TWO)
+    return tmp_path
+
+
+CLI_CASES = {
+    "m_without_equals": (["-m", "beta"], r"-m 'beta': expected a metric field as KEY=VALUE"),
+    "m_empty_key": (["-m", "=1"], r"-m '=1': expected a metric field"),
+    "m_misspelled_field": (["-m", "betta=1"], r"metric m2 has no field 'betta'; fields: beta"),
+    "c_without_equals": (["-c", "encoder"], r"-c 'encoder': expected a Hydra override KEY=VALUE"),
+    "c_empty_key": (["-c", "=x"], r"-c '=x': expected a Hydra override"),
+    "c_unknown_encoder": (["--metric", "pt_m2", "-c", "encoder=nosuch"], r"-c encoder=nosuch: unknown encoder 'nosuch'; available: .*minilm"),
+    "c_unknown_key": (["-c", "foo=bar"], r"Could not override 'foo'"),
+    "unknown_metric": (["--metric", "nosuch"], r"unknown metric 'nosuch'"),
+    "expected_wins_one_system": (["--aggregation", "expected_wins"], r"--aggregation expected_wins compares systems pairwise"),
+    "trueskill_one_system": (["--aggregation", "trueskill"], r"--aggregation trueskill compares systems pairwise"),
+    "unknown_aggregation": (["--aggregation", "median"], r"unknown aggregation 'median'"),
+}
+
+
+@pytest.mark.parametrize("extra, message", CLI_CASES.values(), ids=CLI_CASES.keys())
+def test_132_to_142_cli_option_errors_are_one_line(tiny, capsys, extra, message):
+    status, err = _cli(["score", "--src", tiny / "src.txt", "--hyp", tiny / "A.txt", "--ref", tiny / "refs.m2", *extra], capsys)
+    assert status == 2
+    assert err.count("\n") == 1 and err.startswith("gec-meta: error: "), err
+    assert re.search(message, err), err
+
+
+def _files_case(tiny, name):
+    src, a, b, ref = tiny / "src.txt", tiny / "A.txt", tiny / "B.txt", tiny / "refs.m2"
+    if name == "src_is_directory":
+        return ["--src", tiny, "--hyp", a, "--ref", ref], rf"{tiny}: is a directory, expected a file"
+    if name == "hyp_missing":
+        return ["--src", src, "--hyp", tiny / "C.txt", "--ref", ref], rf"C.txt: no such file"
+    if name == "empty_src":
+        src.write_text("")
+        return ["--src", src, "--hyp", a, "--ref", ref], rf"src.txt: has no lines: an empty corpus"
+    if name == "m2_of_other_sentences":
+        ref.write_text(_M2_TWO.replace("He go home", "She go home"))
+        return ["--src", src, "--hyp", a, b, "--ref", ref], rf"refs.m2:4: S line of sentence 2 is not the source sentence 2"
+    if name == "m2_in_other_order":
+        blocks = _M2_TWO.strip("\n").split("\n\n")
+        ref.write_text(blocks[1] + "\n\n" + blocks[0] + "\n\n")
+        return ["--src", src, "--hyp", a, b, "--ref", ref], rf"refs.m2:1: S line of sentence 1 is not the source"
+    if name == "m2_and_text_refs":
+        return ["--src", src, "--hyp", a, "--ref", ref, b], r"--ref: give either one M2 file"
+    if name == "same_system_name":
+        (tiny / "x").mkdir()
+        (tiny / "x" / "A.txt").write_text(a.read_text())
+        return ["--src", src, "--hyp", a, tiny / "x" / "A.txt", "--ref", ref], r"two systems share a file name"
+    if name == "utf16_hypothesis":
+        b.write_bytes(b.read_text().encode("utf-16-le"))
+        return ["--src", src, "--hyp", a, b, "--ref", ref], rf"B.txt:1: looks like UTF-16"
+    if name == "hyp_too_short":
+        b.write_text(_SRC_TWO[0] + "\n")
+        return ["--src", src, "--hyp", a, b, "--ref", ref], r"mismatched number of lines"
+    raise AssertionError(name)
+
+
+FILE_CASES = ["src_is_directory", "hyp_missing", "empty_src", "m2_of_other_sentences", "m2_in_other_order",
+              "m2_and_text_refs", "same_system_name", "utf16_hypothesis", "hyp_too_short"]
+
+
+@pytest.mark.parametrize("name", FILE_CASES)
+def test_143_to_151_cli_file_errors_name_the_file(tiny, capsys, name):
+    argv, message = _files_case(tiny, name)
+    status, err = _cli(["score", *argv], capsys)
+    assert status == 2
+    assert err.count("\n") == 1 and err.startswith("gec-meta: error: "), err
+    assert re.search(message, err), err
+
+
+@pytest.mark.parametrize("suffix", [".M2", ".m2", ".M2".lower().upper()])
+def test_152_m2_suffix_in_any_case(tiny, capsys, suffix):
+    ref = tiny / f"gold{suffix}"
+    ref.write_text(_M2_TWO)
+    status = _cli_main(["score", "--src", str(tiny / "src.txt"), "--hyp", str(tiny / "A.txt"), str(tiny / "B.txt"),
+                        "--ref", str(ref), "--json"])
+    out = _json.loads(capsys.readouterr().out)
+    assert status == 0 and out["systems"]["A"]["f"] == 1.0 and out["systems"]["B"]["f"] == 0.0
+
+
+def test_153_cli_bom_prefixed_m2_scores_like_the_plain_one(tiny, capsys):
+    (tiny / "bom.m2").write_bytes(b"\xef\xbb\xbf" + _M2_TWO.encode())
+    runs = []
+    for ref in ("refs.m2", "bom.m2"):
+        assert _cli_main(["score", "--src", str(tiny / "src.txt"), "--hyp", str(tiny / "A.txt"), str(tiny / "B.txt"),
+                          "--ref", str(tiny / ref), "--json"]) == 0
+        runs.append(_json.loads(capsys.readouterr().out)["systems"])
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--system", "NOSUCH", "--sentence", "3"], r"--system 'NOSUCH' is not a system of seeda"),
+    (["--system", "T5", "--sentence", "391"], r"--sentence 391 out of range 0..390"),
+    (["--system", "T5", "--sentence", "-1"], r"--sentence -1 out of range"),
+])
+def test_154_to_156_uot_align_unknown_system_or_sentence(fake_root, capsys, argv, message):
+    status, err = _cli(["uot-align", "--data", fake_root, "--sentences", "subset", *argv], capsys)
+    assert status == 2 and err.count("\n") == 1 and re.search(message, err), err
+
+
+def test_157_error_line_unwraps_hydra_instantiation_exception():
+    from hydra.errors import InstantiationException
+
+    try:
+        try:
+            raise ConfigError("dataset.setting='x' is not a SEEDA setting")
+        except ConfigError as inner:
+            raise InstantiationException("Error in call to target 'load_seeda':\nConfigError(...)\nfull_key: dataset") from inner
+    except InstantiationException as exc:
+        assert error_line(exc) == "dataset.setting='x' is not a SEEDA setting"
+    assert error_line(KeyError("bug")) is None  # a bug keeps its traceback
+
+
+# ----------------------------------------------------------------- item 7: run.py / gec-meta-run
+def _run_py(args, data_root, cache, cwd=_REPO):
+    env = {**_os.environ, "GEC_META_DATA": str(data_root), "GEC_META_CACHE": str(cache)}
+    env.pop("HYDRA_FULL_ERROR", None)
+    return _subprocess.run([_sys.executable, str(_REPO / "run.py"), *args], cwd=cwd, env=env,
+                           capture_output=True, text=True, timeout=300)
+
+
+RUN_CASES = {
+    "misspelled_field": (["metric=m2", "metric.betta=1"], r"Could not override 'metric.betta'.*Key 'betta'"),
+    "unknown_metric": (["metric=nosuch"], r"metric=nosuch: unknown metric 'nosuch'; available: .*errant"),
+    "malformed_override": (["metric=[a"], r"no viable alternative at input '\[a'"),
+    "wrapped_config_error": (["metric=length", "dataset.setting=plus"], r"dataset.setting='plus' is not a SEEDA setting"),
+    "unknown_group_key": (["foo=bar"], r"Could not override 'foo'"),
+}
+
+
+@pytest.mark.parametrize("args, message", RUN_CASES.values(), ids=RUN_CASES.keys())
+def test_158_to_162_run_py_errors_are_one_line(fake_root, tmp_path, args, message):
+    proc = _run_py([*args, f"hydra.run.dir={tmp_path / 'run'}"], fake_root, tmp_path / "cache")
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    lines = [l for l in proc.stderr.splitlines() if l.strip()]
+    assert len(lines) == 1 and lines[0].startswith("gec-meta: error: "), proc.stderr
+    assert re.search(message, lines[0]), lines[0]
+
+
+def test_163_run_py_data_error_names_file_and_line(fake_root, corrupt, tmp_path):
+    path = corrupt("gmeg/test/wiki/amu", lambda b: b.replace(b"\n", b"\n\xff", 1))
+    proc = _run_py(["dataset=gmeg_wiki", "metric=length", f"hydra.run.dir={tmp_path / 'run'}"], fake_root, tmp_path / "c")
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert re.fullmatch(rf"gec-meta: error: {path}:2: not valid UTF-8 \(invalid start byte at byte \d+\)", proc.stderr.strip())
+
+
+# ----------------------------------------------------------------- item 7: python -m gec_meta.report
+@pytest.mark.parametrize("content, message", [
+    (b'{"dataset": "seeda", "system": {', "cannot read this result file"),
+    (b"[1, 2]", "is not a result file"),
+    (b"\xff\xfe{}", "cannot read this result file"),
+])
+def test_164_to_166_report_names_the_unreadable_result(tmp_path, capsys, content, message):
+    bad = tmp_path / "job3" / "results.json"
+    bad.parent.mkdir()
+    bad.write_bytes(content)
+    assert _report_main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{bad}: {message}" in err, err
+
+
+def test_167_report_of_a_missing_folder(tmp_path, capsys):
+    assert _report_main([str(tmp_path / "nowhere")]) == 2
+    assert "nowhere: is not a folder of runs" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------- item 2: resume (fault injection)
+def test_168_reads_are_recorded_with_their_digest(tmp_path):
+    import hashlib
+
+    p = tmp_path / "a.txt"
+    p.write_text("x y\n")
+    read_lines(p)  # outside a recording scope: nothing to record, nothing kept
+    with recording_inputs() as rec:
+        read_lines(p)
+    assert rec == {str(p.absolute()): hashlib.sha256(b"x y\n").hexdigest()}
+
+
+def _finished_job(tmp_path, inputs, config_id="cfg", metric="m(v=1)"):
+    out = tmp_path / "job"
+    out.mkdir(exist_ok=True)
+    (out / "results.json").write_text(_json.dumps({"config_id": config_id, "system": {}}))
+    digests = {str(p): _resume.file_digest(p) for p in inputs}
+    (out / "inputs.json").write_text(_resume.inputs_record(config_id, metric, digests))
+    return out
+
+
+@pytest.mark.parametrize("fault, reason", [
+    ("none", None),
+    ("changed_input", r"input .*data.txt changed \(sha256"),
+    ("deleted_input", r"input .*data.txt is gone"),
+    ("truncated_results", r"results.json is unreadable or truncated"),
+    ("results_not_object", r"results.json is not a JSON object"),
+    ("missing_sidecar", r"no record of the inputs it read"),
+    ("corrupt_sidecar", r"no record of the inputs it read .*inputs.json is unreadable"),
+    ("other_config", r"the config changed"),
+    ("other_metric", r"the metric changed \(m\(v=1\) -> m\(v=2\)\)"),
+    ("sidecar_of_another_run", r"inputs.json belongs to another run"),
+])
+def test_169_to_178_resume_reruns_a_job_whose_inputs_changed(tmp_path, fault, reason):
+    data = tmp_path / "data.txt"
+    data.write_text("a b\n")
+    out = _finished_job(tmp_path, [data])
+    config_id, metric = "cfg", "m(v=1)"
+    if fault == "changed_input":
+        data.write_text("a c\n")
+        _os.utime(data, ns=(1, 1))
+    elif fault == "deleted_input":
+        data.unlink()
+    elif fault == "truncated_results":
+        (out / "results.json").write_bytes((out / "results.json").read_bytes()[:10])
+    elif fault == "results_not_object":
+        (out / "results.json").write_text("[]")
+    elif fault == "missing_sidecar":
+        (out / "inputs.json").unlink()
+    elif fault == "corrupt_sidecar":
+        (out / "inputs.json").write_text("{")
+    elif fault == "other_config":
+        config_id = "cfg2"
+    elif fault == "other_metric":
+        metric = "m(v=2)"
+    elif fault == "sidecar_of_another_run":
+        (out / "inputs.json").write_text(_resume.inputs_record("old", metric, {}))
+    previous, why = _resume.stale_reason(out, config_id, lambda: metric)
+    if reason is None:
+        assert why is None and previous == {"config_id": "cfg", "system": {}}
+    else:
+        assert previous is None and re.search(reason, why), why
+
+
+def _sweep_job(fake_root, tmp_path, args):
+    proc = _run_py([*args, f"hydra.run.dir={tmp_path / 'job'}"], fake_root, tmp_path / "cache")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stderr + proc.stdout
+
+
+def test_179_run_py_resume_skips_unchanged_and_reruns_changed_data(fake_root, corrupt, tmp_path):
+    args = ["dataset=gmeg_wiki", "metric=length", "aggregation=default"]
+    _sweep_job(fake_root, tmp_path, args)
+    result = tmp_path / "job" / "results.json"
+    first = result.read_bytes()
+    record = _json.loads((tmp_path / "job" / "inputs.json").read_text())
+    assert str((fake_root / "gmeg/test/wiki/amu").absolute()) in record["inputs"]
+    assert "skipping" in _sweep_job(fake_root, tmp_path, args)
+    # A changed system output: the job reruns, the log names the file, and the number moves.
+    path = corrupt("gmeg/test/wiki/amu", lambda b: b.replace(b" ", b"  ").replace(b"\n", b" extra words\n", 5))
+    log = _sweep_job(fake_root, tmp_path, args)
+    assert f"input {path.absolute()} changed" in log and "skipping" not in log
+    assert result.read_bytes() != first
+    # A truncated results.json is named and recomputed.
+    result.write_bytes(result.read_bytes()[:100])
+    log = _sweep_job(fake_root, tmp_path, args)
+    assert f"{result} is unreadable or truncated" in log
+    assert _json.loads(result.read_text())["dataset"] == "gmeg_wiki"
+
+
+def test_180_run_py_resume_reruns_when_a_score_file_changed(fake_root, tmp_path):
+    ds = load_gmeg_wiki(fake_root)
+    scores = tmp_path / "scores"
+    write_score_files(scores, ds.systems, np.arange(len(ds.systems) * ds.num_sentences, dtype=float).reshape(len(ds.systems), -1))
+    args = ["dataset=gmeg_wiki", "metric=from_files", f"metric.dir={scores}", "aggregation=default"]
+    _sweep_job(fake_root, tmp_path, args)
+    first = (tmp_path / "job" / "results.json").read_bytes()
+    assert "skipping" in _sweep_job(fake_root, tmp_path, args)
+    seg = scores / "amu.seg.score"
+    seg.write_text("".join(f"{-float(k)!r}\n" for k in range(ds.num_sentences)))
+    log = _sweep_job(fake_root, tmp_path, args)
+    assert f"input {seg.absolute()} changed" in log
+    assert (tmp_path / "job" / "results.json").read_bytes() != first
+
+
+def test_181_judgments_xml_with_an_unknown_encoding(tmp_path):
+    # Found by tests/test_readers_property.py: expat raised a bare LookupError.
+    p = tmp_path / "j.xml"
+    p.write_bytes(b"<?xml version='1.0' encoding='nosuch'?><set/>")
+    with pytest.raises(DataError, match=rf"{p}:1: unreadable XML: unknown encoding"):
+        read_judgments(p, index_base=1)
+
+
+@pytest.mark.parametrize("value", [b"nan", b"inf", b"-Infinity"])
+def test_182_to_184_non_finite_human_score(fake_root, corrupt, value):
+    # One reader of one-number-a-line files (gec_meta.data.io.read_floats) for human and metric scores.
+    path = corrupt("seeda/scores/human/TS_edit.txt", lambda b: b.replace(b"0.064", value, 1))
+    with pytest.raises(DataError, match=rf"{path}:2: non-finite score"):
+        load_seeda(fake_root)

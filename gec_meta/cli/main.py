@@ -25,18 +25,32 @@ from typing import Sequence
 
 
 from gec_meta.meta.aggregation import load_aggregation
-from gec_meta.data.io import check_same_length, read_lines
-from gec_meta.data.m2 import annotator_references, read_m2
+from gec_meta.data.io import check_nonempty, check_same_length, read_lines
+from gec_meta.data.m2 import annotator_references, check_sources, read_m2
 from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import References
-from gec_meta.errors import GecMetaError
+from gec_meta.cli.errors import report
+from gec_meta.errors import ConfigError
 from gec_meta.meta.task import Task
 
+# Aggregations that compare systems pairwise (meaningless for one system).
+PAIRWISE_AGGREGATIONS = frozenset({"expected_wins", "trueskill"})
 
-def read_references(paths: Sequence[str], num_sentences: int) -> References:
-    """Text references (one file each) or a single M2 file, shape (R, N)."""
-    if len(paths) == 1 and paths[0].endswith(".m2"):
+
+def is_m2(path: str) -> bool:
+    """An M2 file by its suffix (``.m2``, any case)."""
+    return Path(path).suffix.lower() == ".m2"
+
+
+def read_references(paths: Sequence[str], sources: Sequence[str], src_path: str = "--src") -> References:
+    """Text references (one file each) or a single M2 file, shape (R, N).
+
+    An M2 file's ``S`` lines must be the sources (:func:`gec_meta.data.m2.check_sources`).
+    """
+    num_sentences = len(sources)
+    if len(paths) == 1 and is_m2(paths[0]):
         sents = read_m2(paths[0], expected=num_sentences)
+        check_sources(sents, sources, paths[0])
         annotators = tuple(sorted({a for s in sents for a in s.annotators})) or (0,)
         texts = annotator_references(sents, annotators, "annotator0")
         gold = tuple(
@@ -44,8 +58,8 @@ def read_references(paths: Sequence[str], num_sentences: int) -> References:
             for a in annotators
         )
         return References(Path(paths[0]).name, tuple(f"annotator{a}" for a in annotators), texts, gold)
-    if any(p.endswith(".m2") for p in paths):
-        raise GecMetaError("--ref: give either one M2 file or plain-text reference files, not both")
+    if any(is_m2(p) for p in paths):
+        raise ConfigError("--ref: give either one M2 file or plain-text reference files, not both")
     texts = tuple(read_lines(p, expected=num_sentences) for p in paths)
     return References("files", tuple(Path(p).name for p in paths), texts, None)
 
@@ -55,6 +69,42 @@ def _parse_value(v: str):
         return json.loads(v)
     except ValueError:
         return v
+
+
+def metric_options(pairs: Sequence[str]) -> dict:
+    """``-m KEY=VALUE`` options as a dict (values parsed as JSON where they are JSON).
+
+    Raises:
+        ConfigError: an option without ``=`` or with an empty key.
+    """
+    out = {}
+    for kv in pairs:
+        key, eq, value = kv.partition("=")
+        if not eq or not key.strip():
+            raise ConfigError(f"-m {kv!r}: expected a metric field as KEY=VALUE, e.g. -m beta=1.0")
+        out[key.strip()] = _parse_value(value)
+    return out
+
+
+def check_group_overrides(overrides: Sequence[str]) -> None:
+    """``-c GROUP=OPTION`` overrides must name an existing option of a config group.
+
+    Hydra's own message for an unknown option of a group the metric interpolates (``-c
+    encoder=nosuch``) would name the metric instead.
+
+    Raises:
+        ConfigError: an override without ``=``, or an unknown option, naming the group's options.
+    """
+    from gec_meta.config import config_root, group_options
+
+    groups = {p.name for p in config_root().iterdir() if p.is_dir() and not p.name.startswith("_")}
+    for kv in overrides:
+        key, eq, value = kv.partition("=")
+        if not eq or not key.strip("+~ "):
+            raise ConfigError(f"-c {kv!r}: expected a Hydra override KEY=VALUE, e.g. -c encoder=minilm")
+        group = key.lstrip("+~")
+        if group in groups and value and group_options(group) and value not in group_options(group):
+            raise ConfigError(f"-c {kv}: unknown {group} {value!r}; available: {', '.join(group_options(group))}")
 
 
 def files_dataset(sources: Sequence[str], systems: Sequence[str], hypotheses: Sequence[Sequence[str]]) -> Dataset:
@@ -69,23 +119,40 @@ def files_dataset(sources: Sequence[str], systems: Sequence[str], hypotheses: Se
                    MappingProxyType({}), MappingProxyType({}), tuple(range(len(sources))))
 
 
-def _score(args) -> dict:
-    from gec_meta.api import load_metric
+def _load_metric(name: str, overrides: Sequence[str], options: dict):
+    """The metric of ``--metric``, ``-c`` and ``-m``; a misspelled ``-m`` field is a ConfigError."""
+    from hydra.utils import instantiate
 
+    from gec_meta.api import metric_config
+
+    cfg = metric_config(name, overrides)
+    fields = sorted(k for k in cfg if not str(k).startswith("_"))
+    unknown = [k for k in options if k not in cfg]
+    if unknown:
+        raise ConfigError(f"-m {unknown[0]}=...: metric {name} has no field {unknown[0]!r}; fields: {', '.join(fields)}")
+    return instantiate(cfg, **options)
+
+
+def _score(args) -> dict:
     sources = read_lines(args.src)
+    check_nonempty(sources, args.src)
     names = [Path(h).stem for h in args.hyp]
     if len(set(names)) != len(names):
-        raise GecMetaError(f"--hyp: two systems share a file name: {names}")
+        raise ConfigError(f"--hyp: two systems share a file name: {names}")
     hyps = [read_lines(h) for h in args.hyp]
     check_same_length({args.src: sources, **dict(zip(args.hyp, hyps))})
-    options = dict(kv.split("=", 1) for kv in args.metric_option)
-    metric = load_metric(args.metric, *args.config, **{k: _parse_value(v) for k, v in options.items()})
+    options = metric_options(args.metric_option)
+    check_group_overrides(args.config)
+    aggregations = [load_aggregation(a) for a in args.aggregation]
+    for agg_name in args.aggregation:
+        if agg_name in PAIRWISE_AGGREGATIONS and len(names) < 2:
+            raise ConfigError(f"--aggregation {agg_name} compares systems pairwise: give at least two --hyp files")
+    metric = _load_metric(args.metric, args.config, options)
     refs = None
     if metric.needs_references:
         if not args.ref:
-            raise GecMetaError(f"metric {args.metric} needs references (--ref)")
-        refs = read_references(args.ref, len(sources))
-    aggregations = [load_aggregation(a) for a in args.aggregation]
+            raise ConfigError(f"metric {args.metric} needs references (--ref)")
+        refs = read_references(args.ref, sources, args.src)
     first = Task(files_dataset(sources, names, hyps), metric, aggregations[0], refs).score()
     out: dict = {"metric": first.metric.signature(), "systems": {}}
     for agg_name, agg in zip(args.aggregation, aggregations):
@@ -123,8 +190,9 @@ def _errant_types(args) -> dict:
     from gec_meta.report.error_types import errant_by_type
 
     sources = read_lines(args.src)
+    check_nonempty(sources, args.src)
     hyp = read_lines(args.hyp, expected=len(sources))
-    refs = read_references(args.ref, len(sources)).texts
+    refs = read_references(args.ref, sources, args.src).texts
     return errant_by_type(sources, hyp, refs, beta=args.beta, level=args.cat)
 
 
@@ -155,6 +223,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="fetch the benchmark data into $GEC_META_DATA or the per-user data folder "
                         "(from --mirror DIR or the public sources, sha256-verified)")
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _dispatch(ap, argv)
+    except Exception as exc:  # user errors: one line, exit 2; bugs keep their traceback
+        status = report(exc)
+        if status is None:
+            raise
+        return status
+
+
+def _dispatch(ap: argparse.ArgumentParser, argv: list[str]) -> int:
     if argv[:1] == ["uot-align"]:
         from gec_meta.cli.uot_align import main as uot_main
 
@@ -164,28 +242,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return data_main(argv[1:])
     args = ap.parse_args(argv)
-    try:
-        if args.command in ("score", "rank"):
-            out = _score(args)
-            if args.json:
-                print(json.dumps(out, indent=1))
-            elif args.command == "rank":
-                for agg in args.aggregation:
-                    order = sorted(out["systems"], key=lambda s: -out["systems"][s][agg])
-                    print(f"{agg:>14}: " + " > ".join(order))
-            else:
-                _print_table(out, args.aggregation)
+    if args.command in ("score", "rank"):
+        out = _score(args)
+        if args.json:
+            print(json.dumps(out, indent=1))
+        elif args.command == "rank":
+            for agg in args.aggregation:
+                order = sorted(out["systems"], key=lambda s: -out["systems"][s][agg])
+                print(f"{agg:>14}: " + " > ".join(order))
         else:
-            out = _errant_types(args)
-            if args.json:
-                print(json.dumps(out, indent=1))
-            else:
-                print(f"{'type':<14}{'TP':>7}{'FP':>7}{'FN':>7}{'P':>9}{'R':>9}{'F' + str(args.beta):>9}")
-                for t, v in out.items():
-                    print(f"{t:<14}{v['tp']:>7}{v['fp']:>7}{v['fn']:>7}{v['p']:>9.4f}{v['r']:>9.4f}{v['f']:>9.4f}")
-    except GecMetaError as exc:
-        print(f"gec-meta: error: {exc}", file=sys.stderr)
-        return 2
+            _print_table(out, args.aggregation)
+    else:
+        out = _errant_types(args)
+        if args.json:
+            print(json.dumps(out, indent=1))
+        else:
+            print(f"{'type':<14}{'TP':>7}{'FP':>7}{'FN':>7}{'P':>9}{'R':>9}{'F' + str(args.beta):>9}")
+            for t, v in out.items():
+                print(f"{t:<14}{v['tp']:>7}{v['fp']:>7}{v['fn']:>7}{v['p']:>9.4f}{v['r']:>9.4f}{v['f']:>9.4f}")
     return 0
 
 

@@ -8,16 +8,23 @@ the objects, call the pure task.
 The configs come from the installed package (``pkg://gec_meta.conf``); add your own config
 folders with ``hydra.searchpath=[file://my_conf]``.
 
-Each job writes ``results.json`` (with its signature), ``results.md`` and the resolved config
-into its Hydra output folder.  A job whose folder already holds a result for the same config
-is not recomputed, so rerunning an interrupted sweep with the same ``hydra.sweep.dir``
-completes it.
+Each job writes ``results.json`` (with its signature), ``results.md``, the resolved config and
+``inputs.json`` (the sha256 of every file it read, :mod:`gec_meta.cli.resume`) into its Hydra
+output folder.  A job whose folder already holds a result for the same config, the same input
+files and the same metric identity is not recomputed, so rerunning an interrupted sweep with
+the same ``hydra.sweep.dir`` completes it; a changed input, or a corrupt ``results.json``,
+reruns the job and the log says why.
+
+Errors a user can fix (bad data, bad config values, unknown options, malformed overrides) print
+one line ``gec-meta: error: ...`` naming the file and line or the config key, and exit with
+status 2 (:mod:`gec_meta.cli.errors`).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -28,7 +35,10 @@ from omegaconf import DictConfig, OmegaConf
 
 import gec_meta.cache as gm_cache
 from gec_meta.cache import text_hash
+from gec_meta.cli import errors as cli_errors
+from gec_meta.cli.resume import INPUTS_FILE, inputs_record, stale_reason
 from gec_meta.config import CONFIG_PATH, register_configs
+from gec_meta.data.io import recording_inputs
 from gec_meta.meta.task import Task
 from gec_meta.metrics.llm import DryRunFinished
 from gec_meta.report.tables import atomic_write_text, single_run_markdown
@@ -72,28 +82,48 @@ def build_task(cfg: DictConfig) -> Task:
     )
 
 
+# Set by main(): the user asked for Hydra's full tracebacks (HYDRA_FULL_ERROR=1).
+_TRACEBACKS = False
+
+
 @hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="config")
 def task(cfg: DictConfig) -> dict:
+    """One job.  A user error prints one line and exits 2 (SystemExit passes through Hydra's
+    job runner, which would otherwise print the overrides and a traceback first)."""
+    try:
+        return run_job(cfg)
+    except Exception as exc:
+        status = None if _TRACEBACKS else cli_errors.report(exc)
+        if status is None:
+            raise
+        raise SystemExit(status) from None
+
+
+def run_job(cfg: DictConfig) -> dict:
+    """Run (or resume) the job of a composed config in Hydra's output folder; returns the payload
+    of its ``results.json``."""
     out_dir = Path(HydraConfig.get().runtime.output_dir)
     config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
     config_id = text_hash(config_yaml)
     done = out_dir / "results.json"
-    if done.is_file():
-        previous = json.loads(done.read_text(encoding="utf-8"))
-        if previous.get("config_id") == config_id:
-            log.info("result already in %s; skipping", done)
+    if done.exists():
+        previous, reason = stale_reason(out_dir, config_id, lambda: instantiate(cfg.metric).signature())
+        if reason is None:
+            log.info("result already in %s (same config and inputs); skipping", done)
             return previous
+        log.warning("recomputing %s: %s", done, reason)
     if cfg.get("threads"):
         limit_threads(int(cfg.threads))
     # gm_cache.COUNTERS, not a name imported into this module: the joblib launcher pickles
     # this function by value (with copies of the globals it names).
     cache_before = Counter(gm_cache.COUNTERS)
-    job = build_task(cfg)
-    try:
-        result = job.run().replace(config_id=config_id)
-    except DryRunFinished as done_dry:  # metric.dry_run=true (LLM evaluators): plan printed, no result
-        log.info("%s", done_dry)
-        return {}
+    with recording_inputs() as inputs:
+        job = build_task(cfg)
+        try:
+            result = job.run().replace(config_id=config_id)
+        except DryRunFinished as done_dry:  # metric.dry_run=true (LLM evaluators): plan printed, no result
+            log.info("%s", done_dry)
+            return {}
     # Timings vary from run to run: they go to their own file so that results.json of two
     # runs of the same config are byte-identical.
     timing = dict(result.timing)
@@ -102,6 +132,9 @@ def task(cfg: DictConfig) -> dict:
     atomic_write_text(out_dir / "timing.json", json.dumps(timing, indent=1) + "\n")
     atomic_write_text(out_dir / "config.yaml", config_yaml)
     atomic_write_text(out_dir / "results.md", single_run_markdown(payload))
+    # Before results.json: a results.json always has the record of the inputs it was computed from.
+    atomic_write_text(out_dir / INPUTS_FILE,
+                      inputs_record(config_id, instantiate(cfg.metric).signature(), inputs))
     atomic_write_text(done, json.dumps(payload, indent=1, sort_keys=False) + "\n")
     summary = ", ".join(f"{h}: r={c['pearson']:.3f} ρ={c['spearman']:.3f}" for h, c in result.system.items())
     log.info("%s", result.signature)
@@ -110,9 +143,23 @@ def task(cfg: DictConfig) -> dict:
 
 
 def main() -> None:
-    """Console entry ``gec-meta-run``: Hydra parses ``sys.argv`` (overrides, ``-m``, ``--cfg``)."""
+    """Console entry ``gec-meta-run``: Hydra parses ``sys.argv`` (overrides, ``-m``, ``--cfg``).
+
+    A user error (:func:`gec_meta.cli.errors.error_line`) prints one line and exits 2.  Hydra
+    prints its errors itself over several lines and exits 1 unless ``HYDRA_FULL_ERROR=1``,
+    which makes it raise them to us; a user who set it gets Hydra's full traceback.
+    """
+    global _TRACEBACKS
     register_configs()
-    task()
+    _TRACEBACKS = os.environ.get("HYDRA_FULL_ERROR") == "1"
+    os.environ["HYDRA_FULL_ERROR"] = "1"
+    try:
+        task()
+    except Exception as exc:
+        status = None if _TRACEBACKS else cli_errors.report(exc)
+        if status is None:
+            raise
+        raise SystemExit(status) from None
 
 
 if __name__ == "__main__":

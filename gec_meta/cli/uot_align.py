@@ -24,6 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
+from gec_meta.errors import ConfigError
 from gec_meta.metrics.edit.uot import Alignment
 
 
@@ -85,16 +86,27 @@ def plot_alignment(al: Alignment, path: str | Path, title: str = "") -> Path:
     return path
 
 
+def check_choice(dataset, system: str, sentence: int) -> None:
+    """``--system`` must be a system of the dataset and ``--sentence`` one of its sentence indices.
+
+    Raises:
+        ConfigError: naming the option and the valid choices or range.
+    """
+    if system not in dataset.systems:
+        raise ConfigError(f"--system {system!r} is not a system of {dataset.name} "
+                          f"({dataset.setting}); choose from {', '.join(dataset.systems)}")
+    if not 0 <= sentence < len(dataset.sources):
+        raise ConfigError(f"--sentence {sentence} out of range 0..{len(dataset.sources) - 1} "
+                          f"(0-based index into the {len(dataset.sources)} sentences of {dataset.name})")
+
+
 def inspect_sentence(metric, dataset, references, system: str, sentence: int, reference: str = "best"):
     """Alignments of one sentence of one system against every reference.
 
     Returns:
         (chosen reference index, list of (reference name, Alignment)) for every reference.
     """
-    if system not in dataset.systems:
-        raise KeyError(f"--system {system!r} not in {dataset.name} ({', '.join(dataset.systems)})")
-    if not 0 <= sentence < len(dataset.sources):
-        raise IndexError(f"--sentence {sentence} out of range 0..{len(dataset.sources) - 1}")
+    check_choice(dataset, system, sentence)
     s = dataset.systems.index(system)
     src = dataset.sources[sentence]
     hyp = dataset.hypotheses[s][sentence]
@@ -105,9 +117,12 @@ def inspect_sentence(metric, dataset, references, system: str, sentence: int, re
         stats = np.array([[[[al.tp, al.fp, al.fn] for _, al in als]]])
         k = int(metric.best_reference(stats)[0, 0])
     else:
-        k = int(reference)
+        try:
+            k = int(reference)
+        except ValueError:
+            raise ConfigError(f"--reference {reference!r}: 'best' or a reference index 0..{len(als) - 1}") from None
         if not 0 <= k < len(als):
-            raise IndexError(f"--reference {k} out of range 0..{len(als) - 1}")
+            raise ConfigError(f"--reference {k} out of range 0..{len(als) - 1}")
     return k, als
 
 
@@ -126,7 +141,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", default="outputs/uot_inspect", help="folder of the PNG")
     ap.add_argument("--data", default=None, help="data directory (default: $GEC_META_DATA or ./data)")
     args = ap.parse_args(argv)
+    from gec_meta.cli.errors import report
 
+    try:
+        return _run(args)
+    except Exception as exc:
+        status = report(exc)
+        if status is None:
+            raise
+        return status
+
+
+def _run(args) -> int:
     from gec_meta.api import load_metric
     from gec_meta.data.datasets import default_root, load_dataset
     from gec_meta.data.refsets import load_refset
@@ -140,6 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.setting:
         opts["setting"] = args.setting
     ds = load_dataset(args.dataset, root, **opts)
+    check_choice(ds, args.system, args.sentence)
     refs = load_refset(args.refset, ds, root)
     extra = {} if args.reg_m is None else {"reg_m": args.reg_m}
     metric = load_metric(args.metric, f"encoder={args.encoder}", **extra)

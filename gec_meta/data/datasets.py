@@ -8,6 +8,7 @@ the files, index bases and whitespace traps handled here.
 from __future__ import annotations
 
 import csv
+import io
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -16,7 +17,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from gec_meta.errors import ConfigError, DataError, MissingDataError
-from gec_meta.data.io import read_lines
+from gec_meta.data.io import check_nonempty, read_floats, read_lines, read_text
 from gec_meta.data.judgments import RankingItem, read_judgments
 
 CONLL14_SIZE = 1312
@@ -118,12 +119,7 @@ def _require_dir(path: Path, what: str) -> Path:
 
 
 def _read_floats(path: Path, expected: int) -> np.ndarray:
-    values = []
-    for i, line in enumerate(read_lines(path), start=1):
-        try:
-            values.append(float(line))
-        except ValueError:
-            raise DataError(f"not a number: {line!r}", path, i) from None
+    values = read_floats(path)
     if len(values) != expected:
         raise DataError(f"has {len(values)} scores, expected {expected}", path)
     return np.array(values)
@@ -335,6 +331,7 @@ def load_gmeg_wiki(root: str | Path, split: str = "test") -> Dataset:
     base = _require_dir(root / "gmeg" / split, f"GMEG {split} data")
     wiki = base / "wiki"
     sources = read_lines(wiki / "source")
+    check_nonempty(sources, wiki / "source")
     n = len(sources)
     files = {s: ("ref0" if s == "ref" else s) for s in GMEG_SYSTEMS}
     hyps = {s: read_lines(wiki / f, expected=n) for s, f in files.items()}
@@ -342,11 +339,10 @@ def load_gmeg_wiki(root: str | Path, split: str = "test") -> Dataset:
     scores_path = base / "wiki-corpus-scores.csv"
     if not scores_path.is_file():
         raise MissingDataError(f"{scores_path}: no such file (run `make data`)")
-    with scores_path.open(encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+    rows = list(csv.DictReader(io.StringIO(read_text(scores_path)[1])))
     try:
         table = {r["system"].strip(): float(r["score"]) for r in rows}
-    except (KeyError, ValueError):
+    except (KeyError, ValueError, TypeError, AttributeError):
         raise DataError("expected columns system,score", scores_path) from None
     missing = [s for s in GMEG_SYSTEMS if s not in table]
     if missing:

@@ -4,12 +4,21 @@ Every loader goes through :func:`read_lines`, which normalises whitespace the wa
 README prescribes (``' '.join(line.split())``: CRLF endings, trailing blanks and doubled
 spaces in the CoNLL-2014 submissions disappear), tolerates a missing final newline (SEEDA's
 files have none) and reports non-UTF-8 bytes with file and line.
+
+Every data file goes through :func:`read_text`, which also rejects what is not UTF-8 text
+(UTF-16 with or without a byte-order mark, NUL bytes, a directory), drops a UTF-8 byte-order
+mark, and tells :func:`recording_inputs` which files a job read (their sha256): resuming a
+sweep reruns a job whose inputs changed (:mod:`gec_meta.cli.run`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
+import os
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from gec_meta.errors import DataError, MissingDataError
 
@@ -22,22 +31,132 @@ def normalise(line: str) -> str:
 WHITESPACE_MODES = ("normalise", "rstrip")
 
 
-def read_text(path: str | Path) -> tuple[bytes, str]:
-    """The bytes of a data file and their UTF-8 text.
+_RECORDERS: list[dict[str, str]] = []  # open recording_inputs() scopes of this process
+
+
+@contextmanager
+def recording_inputs() -> Iterator[dict[str, str]]:
+    """Record the data files read inside the ``with`` block: {absolute path: sha256 of the bytes}.
+
+    The hook is :func:`record_input`, which :func:`read_text` (and so every reader of this
+    package) calls; outside a recording scope it costs nothing.
+    """
+    record: dict[str, str] = {}
+    _RECORDERS.append(record)
+    try:
+        yield record
+    finally:
+        _RECORDERS.remove(record)
+
+
+# sha256 of the files this process read or checked: {absolute path: (size, mtime_ns, sha256)}.
+# A sweep reads the same data files in every job; each version of a file is hashed once.
+_DIGESTS: dict[str, tuple[int, int, str]] = {}
+
+
+def _digest(key: str, raw: bytes, stat: os.stat_result | None) -> str:
+    if stat is not None:
+        known = _DIGESTS.get(key)
+        if known is not None and known[:2] == (stat.st_size, stat.st_mtime_ns) and len(raw) == stat.st_size:
+            return known[2]
+    digest = hashlib.sha256(raw).hexdigest()
+    if stat is not None and len(raw) == stat.st_size:
+        _DIGESTS[key] = (stat.st_size, stat.st_mtime_ns, digest)
+    return digest
+
+
+def record_input(path: str | Path, raw: bytes, stat: os.stat_result | None = None) -> None:
+    """Tell open :func:`recording_inputs` scopes that ``raw`` was read from ``path``.
+
+    Args:
+        stat: the file's ``os.stat`` taken before reading it (lets a process hash each
+            version of a file once).
+    """
+    if _RECORDERS:
+        key = str(Path(path).absolute())
+        digest = _digest(key, raw, stat)
+        for record in _RECORDERS:
+            record[key] = digest
+
+
+def file_digest(path: str | Path) -> str | None:
+    """sha256 of a file's bytes now, or None when it is not a readable file (memoised per
+    process and file version, like the digests of :func:`record_input`)."""
+    key = str(Path(path).absolute())
+    try:
+        stat = os.stat(key)
+        known = _DIGESTS.get(key)
+        if known is not None and known[:2] == (stat.st_size, stat.st_mtime_ns):
+            return known[2]
+        raw = Path(key).read_bytes()
+    except OSError:
+        return None
+    return _digest(key, raw, stat)
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a data file (recorded for :func:`recording_inputs`).
 
     Raises:
         MissingDataError: the file does not exist.
-        DataError: non-UTF-8 bytes, naming the line.
+        DataError: the path is a directory or cannot be read.
     """
     path = Path(path)
+    if path.is_dir():
+        raise DataError("is a directory, expected a file", path)
     if not path.is_file():
         raise MissingDataError(f"{path}: no such file (run `make data` or set GEC_META_DATA)")
-    raw = path.read_bytes()
     try:
-        return raw, raw.decode("utf-8")
+        stat = path.stat()
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DataError(f"cannot be read ({exc.strerror or exc})", path) from None
+    record_input(path, raw, stat)
+    return raw
+
+
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def decode_utf8(raw: bytes, path: str | Path) -> str:
+    """UTF-8 text of a data file's bytes, without a byte-order mark.
+
+    Raises:
+        DataError: UTF-16 (with a byte-order mark, or without one: NUL bytes between ASCII
+            bytes), other NUL bytes, or non-UTF-8 bytes; naming the line.
+    """
+    if raw.startswith(_UTF16_BOMS):
+        raise DataError("is UTF-16 (byte-order mark), not UTF-8: convert it (iconv -f UTF-16 -t UTF-8)", path, 1)
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        line_no = raw[:nul].count(b"\n") + 1
+        start = nul - nul % 2
+        sample = raw[max(0, start - 256) : start + 256]
+        even, odd = sample[0::2].count(0), sample[1::2].count(0)
+        # UTF-16 of mostly ASCII text: NULs at one parity of byte positions only.
+        if max(even, odd) >= len(sample) // 8 and min(even, odd) <= max(even, odd) // 8:
+            raise DataError(
+                "looks like UTF-16 without a byte-order mark (NUL bytes between ASCII bytes), "
+                "not UTF-8: convert it (iconv -f UTF-16LE or UTF-16BE -t UTF-8)", path, line_no,
+            )
+        raise DataError(f"contains a NUL byte (at byte {nul}): not a text file", path, line_no)
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line_no = raw[: exc.start].count(b"\n") + 1
         raise DataError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})", path, line_no) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def read_text(path: str | Path) -> tuple[bytes, str]:
+    """The bytes of a data file and their UTF-8 text (byte-order mark dropped).
+
+    Raises:
+        MissingDataError: the file does not exist.
+        DataError: a directory, UTF-16, NUL bytes or non-UTF-8 bytes (naming the line).
+    """
+    raw = read_bytes(path)
+    return raw, decode_utf8(raw, path)
 
 
 def read_lines(
@@ -62,8 +181,6 @@ def read_lines(
     """
     path = Path(path)
     text = read_text(path)[1]
-    if text.startswith("\ufeff"):
-        text = text[1:]
     if text == "":
         lines: list[str] = []
     else:
@@ -82,6 +199,35 @@ def read_lines(
     if expected is not None and len(out) != expected:
         raise DataError(f"has {len(out)} lines, expected {expected}", path)
     return out
+
+
+def read_floats(path: str | Path) -> list[float]:
+    """One finite number a line (human score files, score files of ``metric=from_files``).
+
+    Raises:
+        DataError: a line that is not a number, or NaN/inf, naming the file and line.
+    """
+    out = []
+    for k, line in enumerate(read_lines(path), start=1):
+        try:
+            x = float(line)
+        except ValueError:
+            raise DataError(f"not a number: {line[:40]!r}", path, k) from None
+        if not math.isfinite(x):
+            raise DataError(f"non-finite score {line!r}", path, k)
+        out.append(x)
+    return out
+
+
+def check_nonempty(sentences: Sequence[str], path: str | Path) -> None:
+    """Reject a corpus without sentences (every metric would score it perfect: P = R = F = 1).
+
+    Raises:
+        DataError: naming the file, when it has no lines or only blank ones.
+    """
+    if not any(sentences):
+        what = "no lines" if not sentences else f"only blank lines ({len(sentences)})"
+        raise DataError(f"has {what}: an empty corpus cannot be scored", path)
 
 
 def check_same_length(named: dict[str, Sequence[str]], what: str = "lines") -> int:

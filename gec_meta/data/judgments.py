@@ -15,7 +15,8 @@ from typing import Sequence
 
 import numpy as np
 
-from gec_meta.errors import DataError, MissingDataError
+from gec_meta.data.io import read_bytes
+from gec_meta.errors import DataError
 
 
 @dataclass(frozen=True)
@@ -51,20 +52,21 @@ def read_judgments(path: str | Path, index_base: int) -> tuple[RankingItem, ...]
         ``<translation>``) are kept with empty ``ranks``.
     """
     path = Path(path)
-    if not path.is_file():
-        raise MissingDataError(f"{path}: no such file (run `make data` or set GEC_META_DATA)")
+    raw = read_bytes(path)
     from gec_meta.cache import cached_parse, source_tag
 
-    return cached_parse(source_tag(__file__, "judgments", str(index_base)), path.read_bytes(),
-                        lambda: _parse_judgments(path, index_base))
+    return cached_parse(source_tag(__file__, "judgments", str(index_base)), raw,
+                        lambda: _parse_judgments(raw, path, index_base))
 
 
-def _parse_judgments(path: Path, index_base: int) -> tuple[RankingItem, ...]:
+def _parse_judgments(raw: bytes, path: Path, index_base: int) -> tuple[RankingItem, ...]:
     try:
-        root = ET.parse(path).getroot()
+        root = ET.fromstring(raw)
     except ET.ParseError as exc:
         line = exc.position[0] if exc.position else None
         raise DataError(f"malformed XML: {exc}", path, line) from None
+    except (LookupError, ValueError) as exc:  # an unknown encoding declared in the XML header
+        raise DataError(f"unreadable XML: {exc}", path, 1) from None
     items: list[RankingItem] = []
     for elem in root.iter("ranking-item"):
         item_id = elem.get("id", "?")

@@ -9,7 +9,10 @@ A block is an ``S <tokenised source>`` line followed by ``A`` lines and a blank 
 ``A start end|||type|||correction|||required|||comment|||annotator``: token offsets are
 0-based, ``end`` exclusive; ``-1 -1`` with type ``noop`` means "no edit"; alternative
 corrections are separated by ``||`` (m2scorer semantics); ``-NONE-`` as correction is a
-deletion.  Errors name the file and line.
+deletion.  An ``A`` line has exactly six fields and the annotator id is the sixth (m2scorer's
+reader); spans lie inside the ``S`` sentence.  :func:`check_sources` checks that the ``S``
+lines are the sentences being scored (after :func:`gec_meta.data.io.normalise`).  Errors name
+the file and line.
 """
 
 from __future__ import annotations
@@ -75,7 +78,7 @@ class M2Sentence:
 
 def _parse_a_line(body: str, path: Path, line_no: int, num_tokens: int) -> GoldEdit:
     fields = body.split("|||")
-    if len(fields) < 6:
+    if len(fields) != 6:
         raise DataError(
             f"malformed A line: expected 6 '|||'-separated fields, got {len(fields)}: {body!r}",
             path, line_no,
@@ -85,7 +88,7 @@ def _parse_a_line(body: str, path: Path, line_no: int, num_tokens: int) -> GoldE
         raise DataError(f"malformed A line: span {fields[0]!r} is not 'start end'", path, line_no)
     try:
         start, end = int(span[0]), int(span[1])
-        annotator = int(fields[-1].strip())
+        annotator = int(fields[5].strip())
     except ValueError:
         raise DataError(
             f"malformed A line: non-integer span or annotator id in {body!r}", path, line_no
@@ -161,6 +164,40 @@ def read_m2(path: str | Path, expected: int | None = None) -> tuple[M2Sentence, 
     if expected is not None and len(sentences) != expected:
         raise DataError(f"has {len(sentences)} sentences, expected {expected}", path)
     return sentences
+
+
+def check_sources(
+    sentences: Sequence[M2Sentence], sources: Sequence[str], path: str | Path,
+    lines: Sequence[int] | None = None,
+) -> None:
+    """Check that an M2 file's ``S`` lines are the sources being scored.
+
+    Args:
+        sentences: the M2 file's blocks, shape (num_blocks,).
+        sources: the sources, shape (N,) (whitespace-normalised before comparing, so a
+            dataset read with ``whitespace=rstrip`` compares like the M2's ``S`` lines).
+        path: the M2 file (for the error).
+        lines: shape (N,): the block of each source (SEEDA's subset lines of CoNLL-2014);
+            default block i for source i, and then the counts must agree.
+
+    Raises:
+        DataError: naming the M2 file and the line of the first ``S`` line that differs
+            (other sentences, another order, a detokenised source, ...).
+    """
+    if lines is None:
+        if len(sentences) != len(sources):
+            raise DataError(f"has {len(sentences)} sentences, the source has {len(sources)}", path)
+        lines = range(len(sources))
+    for i, block in enumerate(lines):
+        if not 0 <= block < len(sentences):
+            raise DataError(f"has {len(sentences)} sentences; sentence {block + 1} is needed", path)
+        sent = sentences[block]
+        if sent.source != sources[i] and sent.source != normalise(sources[i]):
+            raise DataError(
+                f"S line of sentence {block + 1} is not the source sentence {i + 1} "
+                f"({sent.source[:50]!r} vs {sources[i][:50]!r})",
+                path, sent.line,
+            )
 
 
 def apply_edits(source: str, edits: Iterable[GoldEdit]) -> str:

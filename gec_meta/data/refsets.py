@@ -30,6 +30,7 @@ from gec_meta.errors import ConfigError, DataError
 from gec_meta.data.datasets import CONLL14_SIZE, Dataset, default_root
 from gec_meta.data.io import read_lines
 from gec_meta.data.m2 import GoldEdit, M2Sentence, annotator_references, read_m2
+from gec_meta.data import m2 as m2_format
 
 
 @dataclass(frozen=True)
@@ -124,16 +125,6 @@ def _gold_edits(
     return tuple(out)
 
 
-def _check_sources(dataset: Dataset, sentences: Sequence[M2Sentence], path: Path) -> None:
-    for i, line in enumerate(dataset.corpus_lines):
-        if sentences[line].source != dataset.sources[i]:
-            raise DataError(
-                f"source of sentence {line + 1} does not match dataset {dataset.name}'s source "
-                f"({sentences[line].source[:50]!r} vs {dataset.sources[i][:50]!r})",
-                path, sentences[line].line,
-            )
-
-
 def _select(columns, lines):
     return tuple(tuple(col[i] for i in lines) for col in columns)
 
@@ -141,11 +132,9 @@ def _select(columns, lines):
 def _from_m2(
     name: str, dataset: Dataset, path: Path, annotators: Sequence[int], names: Sequence[str],
     missing_annotator: str, texts: Sequence[Sequence[str]] | None = None, options=None,
-    check_sources: bool = True,
 ) -> References:
     sentences = read_m2(path, expected=CONLL14_SIZE)
-    if check_sources:
-        _check_sources(dataset, sentences, path)
+    m2_format.check_sources(sentences, dataset.sources, path, dataset.corpus_lines)
     if texts is None:
         texts = annotator_references(sentences, annotators, missing_annotator)
     gold = _gold_edits(sentences, annotators, fallback_first=missing_annotator == "annotator0")

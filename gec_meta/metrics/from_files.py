@@ -14,7 +14,6 @@ GJG15); the sentences are those the dataset scores (SEEDA: the 391 judged senten
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Sequence
@@ -22,6 +21,7 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.cache import text_hash
+from gec_meta.data.io import read_floats, read_text
 from gec_meta.errors import ConfigError, DataError, MissingDataError
 from gec_meta.metrics.base import Metric
 from gec_meta.report.tables import atomic_write_text
@@ -46,17 +46,21 @@ def write_score_files(folder: str | Path, systems: Sequence[str], segment_scores
     return folder
 
 
-def _read_floats(path: Path) -> list[float]:
-    out = []
-    for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        try:
-            x = float(line.strip())
-        except ValueError:
-            raise DataError(f"not a number: {line.strip()[:40]!r}", path, k) from None
-        if not math.isfinite(x):
-            raise DataError(f"non-finite score {line.strip()!r}", path, k)
-        out.append(x)
-    return out
+def _universal_newlines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def score_files(folder: Path) -> list[Path]:
+    """The ``*.score`` files of a score folder, sorted.
+
+    Raises:
+        DataError: a directory named like a score file.
+    """
+    files = sorted(folder.glob("*.score"))
+    for p in files:
+        if p.is_dir():
+            raise DataError("is a directory named like a score file", p)
+    return files
 
 
 def read_score_files(folder: str | Path, systems: Sequence[str], num_sentences: int):
@@ -68,16 +72,16 @@ def read_score_files(folder: str | Path, systems: Sequence[str], num_sentences: 
     sys_scores: list[float] = []
     for i, system in enumerate(systems):
         path = folder / f"{system}.seg.score"
-        if not path.is_file():
+        if not path.exists():
             have = sorted(p.name.removesuffix(".seg.score") for p in folder.glob("*.seg.score"))
             raise MissingDataError(f"{path}: no segment scores for system {system!r} (have: {have})")
-        values = _read_floats(path)
+        values = read_floats(path)
         if len(values) != num_sentences:
             raise DataError(f"has {len(values)} scores, the dataset has {num_sentences} sentences", path)
         seg[i] = values
         sys_path = folder / f"{system}.sys.score"
-        if sys_path.is_file():
-            v = _read_floats(sys_path)
+        if sys_path.exists():
+            v = read_floats(sys_path)
             if len(v) != 1:
                 raise DataError(f"expected one system score, got {len(v)}", sys_path)
             sys_scores.append(v[0])
@@ -119,7 +123,8 @@ class FromFiles(Metric):
         if systems is None:
             raise ConfigError("metric=from_files needs the system names (evaluate it on a dataset)")
         folder = Path(self.dir)
-        digest = text_hash(*(p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.score"))))[:20] \
+        # The text with universal newlines (what Path.read_text gives): the digest enters the signature.
+        digest = text_hash(*(_universal_newlines(read_text(p)[1]) for p in score_files(folder)))[:20] \
             if folder.is_dir() else "missing"
         return FromFiles(self.dir, self.label, tuple(systems), digest)
 

@@ -10,10 +10,13 @@ import argparse
 import json
 import math
 import os
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
+
+from gec_meta.errors import DataError, GecMetaError
 
 KEY_COLUMNS = ("dataset", "setting", "refset", "metric", "aggregation")
 
@@ -276,9 +279,31 @@ def single_run_markdown(res: dict) -> str:
     return "".join(parts)
 
 
+def read_result(path: Path) -> dict:
+    """One ``results.json``.
+
+    Raises:
+        DataError: naming the file when it cannot be read or is not a result (truncated by a
+            killed job, edited by hand, a directory).
+    """
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise DataError(f"cannot read this result file ({type(exc).__name__}: {exc}); rerun its job "
+                        f"or delete it", path) from None
+    if not isinstance(value, dict) or not all(
+        isinstance(value.get(k) or {}, dict) for k in ("system", "sentence")
+    ):
+        raise DataError("is not a result file (a JSON object with 'system' and 'sentence' tables)", path)
+    return value
+
+
 def collect(folder: str | Path) -> list[dict]:
     """Every ``results.json`` under ``folder``, sorted by their key columns."""
-    results = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(Path(folder).rglob("results.json"))]
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise DataError("is not a folder of runs", folder)
+    results = [read_result(p) for p in sorted(folder.rglob("results.json"))]
     return sorted(results, key=lambda r: tuple(str(r.get(k)) for k in KEY_COLUMNS))
 
 
@@ -289,7 +314,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="format printed to stdout (CSV and Markdown files are always written)")
     args = ap.parse_args(argv)
     folder = Path(args.folder)
-    results = collect(folder)
+    try:
+        results = collect(folder)
+    except GecMetaError as exc:
+        print(f"gec-meta: error: {exc}", file=sys.stderr)
+        return 2
     if not results:
         print(f"no results.json under {folder}")
         return 1

@@ -1,0 +1,92 @@
+"""One line for every error a user can fix, at the command-line edges (``gec-meta``,
+``gec-meta-run``/``run.py``, ``python -m gec_meta.report``).
+
+The library raises :class:`gec_meta.errors.GecMetaError` subclasses whose message names the
+file and line or the config key; Hydra wraps them (``InstantiationException``) or raises its
+own (bad overrides, unknown config options, misspelled fields: messages naming the key but
+spread over several lines).  :func:`error_line` turns all of them into one line; anything else
+is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from gec_meta.errors import GecMetaError
+
+PROG = "gec-meta"
+EXIT_USER_ERROR = 2
+
+
+def _user_error_types() -> tuple[type[BaseException], ...]:
+    types: list[type[BaseException]] = [GecMetaError]
+    try:
+        from hydra.errors import HydraException
+        from omegaconf.errors import OmegaConfBaseException
+
+        types += [HydraException, OmegaConfBaseException]
+    except ImportError:  # pragma: no cover - hydra is a dependency
+        pass
+    return tuple(types)
+
+
+def _chain(exc: BaseException):
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        yield exc
+        exc = exc.__cause__ or exc.__context__
+
+
+def _one_line(text: str) -> str:
+    lines = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("Set the environment variable HYDRA_FULL_ERROR"):
+            continue
+        if line.startswith("Config search path"):
+            break
+        if line:
+            lines.append(line)
+    return "; ".join(lines)
+
+
+def error_line(exc: BaseException) -> str | None:
+    """The one-line message of a user error, or None when ``exc`` is not one (a bug).
+
+    A :class:`GecMetaError` anywhere in the cause chain wins (Hydra's
+    ``InstantiationException`` wrapping a ``ConfigError`` prints the ``ConfigError``); Hydra's
+    and OmegaConf's own errors are joined into one line; an ``OSError`` naming a file (a
+    directory given as a file, a permission problem) prints the file and the reason.
+    """
+    chain = list(_chain(exc))
+    for e in chain:
+        if isinstance(e, GecMetaError):
+            return _one_line(str(e))
+    options = getattr(exc, "options", None)
+    missing = getattr(exc, "missing_cfg_file", None)
+    if missing and options:  # hydra MissingConfigException: metric=nosuch, -c encoder=nosuch
+        group, _, name = str(missing).rpartition("/")
+        return f"{group}={name}: unknown {group or 'config'} {name!r}; available: {', '.join(options)}"
+    if isinstance(exc, _user_error_types()):
+        message = _one_line(str(exc)) or type(exc).__name__
+        cause = exc.__cause__
+        if cause is not None and isinstance(cause, _user_error_types()):
+            detail = _one_line(str(cause)).split("; ")[0]
+            if detail and detail not in message:
+                first, _, rest = message.partition("; ")
+                message = f"{first.rstrip('.')}: {detail}" + (f"; {rest}" if rest else "")
+        return message
+    if isinstance(exc, OSError) and exc.filename is not None:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return None
+
+
+def report(exc: BaseException) -> int | None:
+    """Print ``gec-meta: error: <one line>`` to stderr and return the exit status 2, or return
+    None when ``exc`` is not a user error (the caller re-raises it)."""
+    message = error_line(exc)
+    if message is None:
+        return None
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return EXIT_USER_ERROR
