@@ -240,14 +240,17 @@ class Encoder:
         self.stats["distinct"] += len(distinct)
         keys = [text_hash(" ".join(map(str, seq))) for seq in distinct]
         store = self.store
-        todo = [i for i, k in enumerate(keys) if k not in store]
+        # get() verifies each stored array: a corrupt one reads as missing and is recomputed.
+        vectors = [store.get(k) if k in store else None for k in keys]
+        todo = [i for i, v in enumerate(vectors) if v is None]
         if todo:
             self._compute([distinct[i] for i in todo], [keys[i] for i in todo])
+            for i in todo:
+                vectors[i] = store.get(keys[i])
         special = self.special_ids
         out_distinct = []
-        for seq, key in zip(distinct, keys):
+        for seq, vec in zip(distinct, vectors):
             arr = np.asarray(seq, dtype=np.int64)
-            vec = store.get(key)
             out_distinct.append(TokenEmbeddings(arr, vec, np.isin(arr, list(special))))
         return [out_distinct[j] for j in inverse]
 

@@ -59,6 +59,12 @@ def _check_stats(metric: Metric, stats: np.ndarray, expected: tuple[int, int, in
     return stats
 
 
+def _cached_entry_ok(array: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """A cached statistics array is usable: float64 of the expected shape, all finite (fresh
+    statistics are checked by :func:`_check_stats` before they are stored)."""
+    return array.shape == shape and array.dtype == np.float64 and bool(np.isfinite(array).all())
+
+
 def compute_statistics(
     metric: Metric,
     sources: Sequence[str],
@@ -96,7 +102,12 @@ def compute_statistics(
     context = cache.text_hash(metric.cache_key(), *sources, *(repr(tuple(r)) for r in refs))
     keys = [f"stats|{context}|{cache.text_hash(*hyp)}" for hyp in hypotheses]
     arrays: list[np.ndarray | None] = [cache.load_array(k) if use_cache else None for k in keys]
-    todo = [s for s, a in enumerate(arrays) if a is None or a.shape != (N, R, len(metric.stat_names))]
+    for s, a in enumerate(arrays):
+        if a is not None and not _cached_entry_ok(a, (N, R, len(metric.stat_names))):
+            # A checksummed entry that is still wrong (written by other code): recompute it.
+            cache.drop_array(keys[s], f"statistics of shape {a.shape}, dtype {a.dtype} or non-finite")
+            arrays[s] = None
+    todo = [s for s, a in enumerate(arrays) if a is None]
     if todo:
         fresh = metric.statistics(sources, [hypotheses[s] for s in todo], refs)
         fresh = _check_stats(metric, fresh, (len(todo), N, R))
