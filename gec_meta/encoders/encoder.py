@@ -33,7 +33,7 @@ from typing import Sequence
 
 import numpy as np
 
-from gec_meta.cache import ArrayStore, text_hash
+from gec_meta.cache import ArrayStore, code_version, text_hash
 from gec_meta.errors import ConfigError
 from gec_meta.encoders.batching import length_batches, unique
 from gec_meta.encoders.loading import ModelSource, load_pretrained, resolve_model
@@ -206,7 +206,7 @@ class Encoder:
         """Token states on disk, memory-mapped (:class:`gec_meta.cache.ArrayStore`): a dataset's
         states are read page by page, never all held in RAM."""
         if self._store is None:
-            namespace = "token-states|" + self.signature()
+            namespace = f"token-states|code:{code_version('encoders')}|" + self.signature()
             self._store = ArrayStore(namespace, STORE_DTYPE, use_default_root=self.use_cache)
             if self.use_cache and len(self._store) == 0:
                 self._store.import_key_value_store(namespace)  # caches written before ArrayStore

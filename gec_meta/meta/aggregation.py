@@ -34,6 +34,11 @@ class Aggregation:
 
     name: ClassVar[str] = "aggregation"
 
+    def __post_init__(self):
+        from gec_meta.config import check_fields
+
+        check_fields(self, "aggregation")
+
     def options(self) -> dict[str, object]:
         return {k: v for k, v in self.__dict__.items()}
 

@@ -44,6 +44,14 @@ class Metric(abc.ABC):
     version: ClassVar[str] = "1"
     cacheable: ClassVar[bool] = True
 
+    def __post_init__(self):
+        """Check every field against the range declared next to it
+        (:func:`gec_meta.config.check_fields`: a ConfigError naming ``metric.<field>``).
+        Subclasses with their own ``__post_init__`` call this first."""
+        from gec_meta.config import check_fields
+
+        check_fields(self, "metric")
+
     # ----------------------------------------------------------------- stage 1: statistics
     @abc.abstractmethod
     def statistics(
