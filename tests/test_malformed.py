@@ -696,3 +696,110 @@ def test_254_no_benchmark_sentence_reaches_the_errant_limit(data_root):
         check_lengths(pairs)
         longest = max(longest, max(max(len(s.split()), len(t.split())) for s, t in pairs))
     assert longest <= MAX_TOKENS and longest == 408
+
+
+# ----------------------------------------------------------------- cache histories (item 8)
+def test_255_one_config_under_two_cache_histories_gives_identical_results(fake_root, tmp_path, monkeypatch):
+    import json
+
+    def results(cache_root, fill_first):
+        monkeypatch.setenv("GEC_META_CACHE", str(cache_root))
+        if fill_first:  # another setting (sharing most systems) and aggregation fill the cache first
+            Task(load_seeda(fake_root, "fluency"), _Counting(), Default()).run()
+        res = Task(load_seeda(fake_root), _Counting(), TrueSkillAggregation(), window=4).run()
+        return json.dumps(res.to_json(timing=False), sort_keys=False)
+
+    assert results(tmp_path / "a", False) == results(tmp_path / "b", True) == results(tmp_path / "b", False)
+
+
+def test_256_cache_key_carries_the_code_version(seeda_small, cache_dir, monkeypatch):
+    from gec_meta.meta import task as task_module
+
+    _scores(seeda_small)
+    assert _Counting.calls == [seeda_small.num_systems]
+    _scores(seeda_small)
+    assert _Counting.calls == [seeda_small.num_systems]  # served from the cache
+    monkeypatch.setattr(task_module.cache, "code_version", lambda *parts: "other-code")
+    _scores(seeda_small)
+    assert _Counting.calls == [seeda_small.num_systems] * 2  # other code: recomputed
+
+
+@dataclass(frozen=True)
+class _Noisy(Metric):
+    """Sentence scores on a coarse grid (many exact ties between systems) plus float32-like
+    noise that differs on every computation, as an encoder's states do between batchings."""
+
+    name: ClassVar[str] = "noisy"
+    needs_references: ClassVar[bool] = False
+    tie_tolerance: ClassVar[float] = 1e-5
+    draws: ClassVar[list] = [0]
+
+    def statistics(self, sources, hypotheses, references):
+        _Noisy.draws[0] += 1
+        rng = np.random.default_rng(_Noisy.draws[0])
+        base = np.array([[min(len(h.split()), 30) / 8.0 for h in hyp] for hyp in hypotheses])
+        return (base + rng.uniform(-1e-6, 1e-6, size=base.shape))[:, :, None, None]
+
+
+@pytest.mark.parametrize("aggregation", ["trueskill", "expected_wins"])
+def test_257_258_float32_noise_across_cache_histories_does_not_move_results(fake_root, tmp_path, monkeypatch,
+                                                                            aggregation):
+    import json
+
+    def results(cache_root, fill_first, tolerance):
+        monkeypatch.setattr(_Noisy, "tie_tolerance", tolerance)
+        monkeypatch.setenv("GEC_META_CACHE", str(cache_root))
+        if fill_first:  # +Fluency scores the shared systems first (with other noise)
+            Task(load_seeda(fake_root, "fluency"), _Noisy(), Default()).score()
+        res = Task(load_seeda(fake_root), _Noisy(), load_aggregation(aggregation)).run()
+        out = res.to_json(timing=False)
+        out.pop("signature")
+        return json.dumps(out)
+
+    assert results(tmp_path / "a", False, 1e-5) == results(tmp_path / "b", True, 1e-5)
+    # Without the tolerance the same two histories disagree: the test can see the defect.
+    assert results(tmp_path / "c", False, 0.0) != results(tmp_path / "d", True, 0.0)
+
+
+def test_259_tie_tolerance_is_in_the_signature_and_zero_for_exact_metrics():
+    from gec_meta.api import load_metric
+    from gec_meta.metrics.edit.m2 import M2
+    from gec_meta.metrics.edit.pt import PT_TIE_TOLERANCE
+
+    assert M2().tie_tolerance == 0.0 and "ties" not in M2().signature()
+    assert load_metric("pt_m2", "scorer=self").tie_tolerance == 0.0
+    assert _Noisy().signature() == "noisy(ties=1e-05,v=1)"
+    assert PT_TIE_TOLERANCE == 1e-5
+
+
+# ----------------------------------------------------------------- property-based (hypothesis)
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.extra.numpy import arrays  # noqa: E402
+
+from gec_meta.metrics.base import merge_near_ties  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(grid=arrays(np.int64, st.tuples(st.integers(1, 8), st.integers(1, 6)), elements=st.integers(0, 5)),
+       noise=st.integers(0, 2**32 - 1))
+def test_260_near_ties_merge_noise_and_keep_real_order(grid, noise):
+    # Real scores on a 1e-3 grid, noise below half the tolerance: outcomes equal the noiseless ones.
+    exact = grid * 1e-3
+    noisy = exact + np.random.default_rng(noise).uniform(-4e-6, 4e-6, size=exact.shape)
+    merged = merge_near_ties(noisy, 1e-5)
+    sign = lambda x: np.sign(x[:, None, :] - x[None, :, :])  # noqa: E731
+    np.testing.assert_array_equal(sign(merged), sign(exact))
+    assert merge_near_ties(noisy, 0.0) is noisy
+
+
+@settings(max_examples=100, deadline=None)
+@given(blob=st.binary(max_size=300), key=st.text(max_size=20))
+def test_261_random_bytes_as_cache_entries_never_give_a_value(tmp_path_factory, blob, key):
+    # Any bytes in place of an entry: a miss (recomputed), never a value, never a crash.
+    root = tmp_path_factory.mktemp("c")
+    cache.save_array(key, np.arange(3.0), root=root)
+    cache._array_path(key, root).write_bytes(blob)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CacheWarning)
+        assert cache.load_array(key, root=root) is None

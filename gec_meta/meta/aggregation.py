@@ -149,11 +149,11 @@ class TrueSkillAggregation(TrueSkillParams, Aggregation):
         return opts
 
     def __call__(self, metric, stats):
-        return trueskill_mu(np.asarray(metric.sentence_scores(stats)), None, self)[0]
+        return trueskill_mu(metric.comparable_scores(stats), None, self)[0]
 
     def resample(self, metric, stats, indices):
         """All resamples at once (:func:`gec_meta.meta.trueskill.trueskill_mu`)."""
-        return trueskill_mu(np.asarray(metric.sentence_scores(stats), dtype=np.float64), np.asarray(indices), self)
+        return trueskill_mu(metric.comparable_scores(stats), np.asarray(indices), self)
 
 
 def trueskill_scores(scores: np.ndarray, **params) -> np.ndarray:
@@ -216,13 +216,13 @@ class ExpectedWins(Aggregation):
     name: ClassVar[str] = "expected_wins"
 
     def __call__(self, metric, stats):
-        return expected_wins_from_wins(win_matrix(np.asarray(metric.sentence_scores(stats))))
+        return expected_wins_from_wins(win_matrix(metric.comparable_scores(stats)))
 
     def resample(self, metric, stats, indices):
         """Win counts of every resample at once: ``counts @ beats`` with beats[i, j, n] = 1
         where system i scored higher than j on sentence n."""
         indices = np.asarray(indices)
-        x = np.asarray(metric.sentence_scores(stats), dtype=np.float64)
+        x = metric.comparable_scores(stats)
         S, N = x.shape
         beats = (x[:, None, :] > x[None, :, :]).astype(np.float64)  # (S, S, N)
         wins = (sentence_counts(indices, N) @ beats.reshape(S * S, N).T).reshape(-1, S, S)

@@ -368,7 +368,7 @@ class Task:
         t1 = time.perf_counter()
         scored = Scored(ds, metric, stats, self.aggregation,
                         np.asarray(self.aggregation(metric, stats), dtype=np.float64))
-        sentence_scores = metric.sentence_scores(stats) if self.sentence_level else None
+        sentence_scores = metric.comparable_scores(stats) if self.sentence_level else None
         t2 = time.perf_counter()
         humans = compare_with_humans(ds, scored.system_scores, sentence_scores, self.window, self.top_ks,
                                      self.sentence_variant)
