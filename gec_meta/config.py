@@ -117,3 +117,79 @@ def compose_group(group: str, name: str, overrides: Sequence[str] = ()):
     except MissingConfigException as exc:
         raise ConfigError(f"unknown {group} {name!r}; available: {group_options(group)}") from exc
     return cfg[group]
+
+
+# --------------------------------------------------------------------------- valid settings
+# Constraints are declared next to the dataclass fields they constrain
+# (``field(default=..., metadata=valid(...))``) and checked in one place, :func:`check_fields`,
+# which the base classes call from ``__post_init__`` (Metric, Aggregation/TrueSkill, Task).
+
+
+@dataclasses.dataclass(frozen=True)
+class Valid:
+    """A field's valid range: ``test(value)`` is True for valid values; ``text`` names the range
+    in the error message (``metric.beta must be > 0, got -1``)."""
+
+    test: object
+    text: str
+
+
+def _is_int(x) -> bool:
+    import numbers
+
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
+
+
+def _is_real(x) -> bool:
+    import math
+    import numbers
+
+    return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def valid(constraint: Valid, optional: bool = False) -> dict:
+    """Field metadata declaring ``constraint`` (``optional``: None is valid too)."""
+    return {"valid": constraint, "optional": optional}
+
+
+def finite() -> Valid:
+    return Valid(_is_real, "a finite number")
+
+
+def positive() -> Valid:
+    return Valid(lambda x: _is_real(x) and x > 0, "a number > 0")
+
+
+def non_negative() -> Valid:
+    return Valid(lambda x: _is_real(x) and x >= 0, "a number >= 0")
+
+
+def open_interval(lo: float, hi: float) -> Valid:
+    return Valid(lambda x: _is_real(x) and lo < x < hi, f"a number in ({lo:g}, {hi:g})")
+
+
+def integer(lo: int | None = None, zero_or_at_least: int | None = None) -> Valid:
+    """An int (not a bool) >= ``lo``; or 0 or >= ``zero_or_at_least``."""
+    if zero_or_at_least is not None:
+        return Valid(lambda x: _is_int(x) and (x == 0 or x >= zero_or_at_least),
+                     f"an integer: 0 (off) or >= {zero_or_at_least}")
+    if lo is None:
+        return Valid(_is_int, "an integer")
+    return Valid(lambda x: _is_int(x) and x >= lo, f"an integer >= {lo}")
+
+
+def check_fields(obj, prefix: str) -> None:
+    """Raise :class:`gec_meta.errors.ConfigError` naming ``<prefix>.<field>`` and its valid range
+    for the first field of dataclass ``obj`` whose value its ``valid`` metadata rejects."""
+    from gec_meta.errors import ConfigError
+
+    for f in dataclasses.fields(obj):
+        constraint = f.metadata.get("valid")
+        if constraint is None:
+            continue
+        value = getattr(obj, f.name)
+        if value is None and f.metadata.get("optional"):
+            continue
+        if not constraint.test(value):
+            text = constraint.text + (" or null" if f.metadata.get("optional") else "")
+            raise ConfigError(f"{prefix}.{f.name} must be {text}, got {value!r}")

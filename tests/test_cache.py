@@ -56,7 +56,7 @@ def test_truncated_index_is_ignored(tmp_path):
     store = ArrayStore("ns", root=tmp_path)
     store.put("a", np.ones(3))
     store.flush()
-    (idx,) = list(store.folder.glob("*.idx"))
+    (idx,) = list(store.folder.glob("*.index"))
     idx.write_bytes(idx.read_bytes()[:5])  # a writer killed mid-way
     assert ArrayStore("ns", root=tmp_path).get("a") is None
 

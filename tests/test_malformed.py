@@ -756,3 +756,543 @@ def test_182_to_184_non_finite_human_score(fake_root, corrupt, value):
     path = corrupt("seeda/scores/human/TS_edit.txt", lambda b: b.replace(b"0.064", value, 1))
     with pytest.raises(DataError, match=rf"{path}:2: non-finite score"):
         load_seeda(fake_root)
+
+
+# =================================================================================================
+# Part "cache, numbers, settings" (issue 17 items 3, 4, 5, 6, 8): cases 200-299.
+# =================================================================================================
+import errno  # noqa: E402
+import warnings  # noqa: E402
+
+from gec_meta import cache  # noqa: E402
+from gec_meta.cache import ArrayStore, CacheWarning, KeyValueStore  # noqa: E402
+from gec_meta.meta.task import MIN_BOOTSTRAP_SAMPLES  # noqa: E402
+
+
+@dataclass(frozen=True)
+class _Counting(Metric):
+    """A cacheable metric that counts the systems it scores (the sentence length, a float)."""
+
+    name: ClassVar[str] = "counting"
+    needs_references: ClassVar[bool] = False
+    calls: ClassVar[list] = []
+
+    def statistics(self, sources, hypotheses, references):
+        _Counting.calls.append(len(hypotheses))
+        return np.array([[[[len(h) / 7.0]] for h in hyp] for hyp in hypotheses], dtype=np.float64)
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    root = tmp_path / "cache"
+    monkeypatch.setenv("GEC_META_CACHE", str(root))
+    cache._REPORTED.clear()
+    _Counting.calls.clear()
+    return root
+
+
+@pytest.fixture(scope="module")
+def seeda_small(fake_root):
+    return load_seeda(fake_root)
+
+
+def _scores(ds):
+    return Task(ds, _Counting(), Default()).score().system_scores
+
+
+def _stat_files(root):
+    return sorted((root / "arrays").glob("*.arr"))
+
+
+def _flip_bit(b: bytes) -> bytes:
+    x = bytearray(b)
+    x[-3] ^= 0x10
+    return bytes(x)
+
+
+def _scale_last_float(b: bytes) -> bytes:
+    x = np.frombuffer(b[-8:], dtype=np.float64) * 2
+    return b[:-8] + x.tobytes()
+
+
+STAT_FAULTS = {
+    "altered_value": _scale_last_float,
+    "flipped_bit": _flip_bit,
+    "truncated": lambda b: b[: len(b) // 2],
+    "empty": lambda b: b"",
+    "garbage": lambda b: b"\x93NUMPY garbage" * 10,
+    "header_only": lambda b: b[:40],
+}
+
+
+@pytest.mark.parametrize("fault", list(STAT_FAULTS))
+def test_200_to_205_corrupt_statistics_entry_is_recomputed(seeda_small, cache_dir, fault):
+    fresh = _scores(seeda_small)
+    files = _stat_files(cache_dir)
+    assert len(files) == seeda_small.num_systems
+    files[3].write_bytes(STAT_FAULTS[fault](files[3].read_bytes()))
+    _Counting.calls.clear()
+    with pytest.warns(CacheWarning, match=f"dropped corrupt entry {files[3]}"):
+        again = _scores(seeda_small)
+    np.testing.assert_array_equal(again, fresh)
+    assert _Counting.calls == [1]  # only the bad entry was recomputed
+
+
+def test_206_two_statistics_files_swapped(seeda_small, cache_dir):
+    fresh = _scores(seeda_small)
+    a, b = _stat_files(cache_dir)[:2]
+    da, db = a.read_bytes(), b.read_bytes()
+    a.write_bytes(db)
+    b.write_bytes(da)
+    with pytest.warns(CacheWarning, match="written under another key"):
+        again = _scores(seeda_small)
+    np.testing.assert_array_equal(again, fresh)
+    assert _Counting.calls[-1] == 2
+
+
+def test_207_nan_in_a_valid_cache_entry_is_recomputed(seeda_small, cache_dir):
+    fresh = _scores(seeda_small)
+    f = _stat_files(cache_dir)[0]
+    # Rewrite the entry through the cache itself (valid checksum) with a NaN in it.
+    key = next(k for k in _all_stat_keys(seeda_small) if cache._array_path(k, cache_dir) == f)
+    arr = cache.load_array(key)
+    arr[0, 0, 0] = np.nan
+    cache.save_array(key, arr)
+    with pytest.warns(CacheWarning, match="non-finite"):
+        again = _scores(seeda_small)
+    np.testing.assert_array_equal(again, fresh)
+
+
+def _all_stat_keys(ds):
+    from gec_meta.meta.task import STATISTICS_CODE
+
+    m = _Counting()
+    context = cache.text_hash(m.cache_key(), cache.code_version(*STATISTICS_CODE), *ds.sources)
+    return [f"stats|{context}|{cache.text_hash(*h)}" for h in ds.hypotheses]
+
+
+def test_208_metric_nan_is_a_metric_output_error_in_score_and_run(seeda_small, cache_dir):
+    # Task.score is the CLI's path (gec-meta score), Task.run the one of run.py.
+    for call in (lambda t: t.score(), lambda t: t.run()):
+        with pytest.raises(MetricOutputError, match="non-finite statistic"):
+            call(Task(seeda_small, _Broken("nan"), Default()))
+    assert not (cache_dir / "arrays").exists() or not _stat_files(cache_dir)
+
+
+# ----------------------------------------------------------------- encoder shards (ArrayStore)
+def _shard_store(root, n=2):
+    rng = np.random.default_rng(0)
+    values = {}
+    for s in range(n):
+        store = ArrayStore("token-states|t", root=root)
+        for k in range(3):
+            key = f"s{s}k{k}"
+            values[key] = rng.normal(size=(4 + k, 5)).astype(np.float32)
+            store.put(key, values[key])
+        store.flush()
+    return values
+
+
+def _npys(root):
+    return sorted((root / "arrays-kv").rglob("*.npy"))
+
+
+SHARD_FAULTS = {
+    "flipped_bit": lambda p: p.write_bytes(_flip_bit(p.read_bytes())),
+    "altered_value": lambda p: p.write_bytes(p.read_bytes()[:-4] + np.float32(7.0).tobytes()),
+    "truncated": lambda p: p.write_bytes(p.read_bytes()[:200]),
+    "rewritten": lambda p: np.save(p, np.zeros(5, dtype=np.float32)),
+    "deleted": lambda p: p.unlink(),
+}
+
+
+@pytest.mark.parametrize("fault", list(SHARD_FAULTS))
+def test_209_to_213_corrupt_encoder_shard_reads_as_missing(tmp_path, fault):
+    cache._REPORTED.clear()
+    values = _shard_store(tmp_path)
+    npy = _npys(tmp_path)[0]
+    SHARD_FAULTS[fault](npy)
+    store = ArrayStore("token-states|t", root=tmp_path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = {k: store.get(k) for k in values}
+    bad = [k for k, v in got.items() if v is None]
+    assert bad  # the corrupt array (and, once its shard is dropped, the shard's later ones)
+    for k, v in got.items():
+        if v is not None:
+            np.testing.assert_array_equal(v, values[k])  # never a wrong array
+    if fault != "deleted":
+        assert len([w for w in caught if issubclass(w.category, CacheWarning)]) == 1
+        assert str(npy) in str(caught[0].message)
+    for k in bad:  # recomputed and stored again
+        store.put(k, values[k])
+    store.flush()
+    again = ArrayStore("token-states|t", root=tmp_path)
+    for k in values:  # the recomputed ones are back; the rest of a dropped shard is recomputed when needed
+        v = again.get(k)
+        assert (v is not None if k in bad else True) and (v is None or np.array_equal(v, values[k]))
+
+
+def test_214_two_encoder_shards_swapped(tmp_path):
+    cache._REPORTED.clear()
+    values = _shard_store(tmp_path)
+    a, b = _npys(tmp_path)
+    da, db = a.read_bytes(), b.read_bytes()
+    a.write_bytes(db)
+    b.write_bytes(da)
+    store = ArrayStore("token-states|t", root=tmp_path)
+    with pytest.warns(CacheWarning):
+        got = {k: store.get(k) for k in values}
+    assert all(v is None or np.array_equal(v, values[k]) for k, v in got.items())
+
+
+def test_215_altered_shard_index(tmp_path):
+    cache._REPORTED.clear()
+    values = _shard_store(tmp_path, n=1)
+    (idx,) = (tmp_path / "arrays-kv").rglob("*.index")
+    idx.write_bytes(_flip_bit(idx.read_bytes()))
+    with pytest.warns(CacheWarning, match="checksum mismatch"):
+        store = ArrayStore("token-states|t", root=tmp_path)
+    assert all(store.get(k) is None for k in values)
+
+
+def test_216_encoder_recomputes_a_corrupt_shard(tmp_path, monkeypatch):
+    from gec_meta.encoders import Encoder
+    from gec_meta.encoders.testing import tiny_bert
+
+    model = tiny_bert(tmp_path / "bert")
+    monkeypatch.setenv("GEC_META_CACHE", str(tmp_path / "cache"))
+    cache._REPORTED.clear()
+    texts = ["the cat sat on the mat .", "dogs play in the mat ."]
+    fresh = [e.vectors.copy() for e in Encoder(str(model), layer=2).token_embeddings(texts)]
+    (npy,) = (tmp_path / "cache" / "arrays-kv").rglob("*.npy")
+    npy.write_bytes(_flip_bit(npy.read_bytes()))
+    with pytest.warns(CacheWarning, match="dropped corrupt entry"):
+        again = [e.vectors for e in Encoder(str(model), layer=2).token_embeddings(texts)]
+    for x, y in zip(fresh, again):
+        np.testing.assert_array_equal(x, y)
+
+
+# ----------------------------------------------------------------- key-value shards and parses
+KV_FAULTS = {
+    "flipped_bit": _flip_bit,
+    "truncated": lambda b: b[:30],
+    "plain_pickle": lambda b: __import__("pickle").dumps({"k": 666}),
+}
+
+
+@pytest.mark.parametrize("fault", list(KV_FAULTS))
+def test_217_to_219_corrupt_key_value_shard(tmp_path, fault):
+    cache._REPORTED.clear()
+    kv = KeyValueStore("ns", root=tmp_path)
+    kv.put("k", (1, 2, 3))
+    kv.flush()
+    (shard,) = (tmp_path / "kv").rglob("*.kvs")
+    shard.write_bytes(KV_FAULTS[fault](shard.read_bytes()))
+    with pytest.warns(CacheWarning, match=str(shard.name)):
+        again = KeyValueStore("ns", root=tmp_path)
+    assert again.get("k") is None
+
+
+def test_220_key_value_shard_of_another_namespace(tmp_path):
+    cache._REPORTED.clear()
+    for ns, value in (("a", 1), ("b", 2)):
+        kv = KeyValueStore(ns, root=tmp_path)
+        kv.put("k", value)
+        kv.flush()
+    (sa,), (sb,) = KeyValueStore("a", root=tmp_path).folder.glob("*.kvs"), KeyValueStore("b", root=tmp_path).folder.glob("*.kvs")
+    sa.write_bytes(sb.read_bytes())
+    with pytest.warns(CacheWarning, match="written under another key"):
+        assert KeyValueStore("a", root=tmp_path).get("k") is None
+
+
+@pytest.mark.parametrize("fault", ["flipped_bit", "truncated", "swapped"])
+def test_221_to_223_corrupt_parsed_file_is_parsed_again(tmp_path, monkeypatch, fault):
+    monkeypatch.setenv("GEC_META_CACHE", str(tmp_path))
+    cache._REPORTED.clear()
+    assert cache.cached_parse("t", b"one", lambda: [1]) == [1]
+    assert cache.cached_parse("t", b"two", lambda: [2]) == [2]
+    one, two = sorted((tmp_path / "parsed").glob("*.parsed"), key=lambda p: p.stat().st_mtime_ns)
+    if fault == "swapped":
+        d1, d2 = one.read_bytes(), two.read_bytes()
+        one.write_bytes(d2)
+        two.write_bytes(d1)
+    else:
+        one.write_bytes(KV_FAULTS[fault](one.read_bytes()))
+    with pytest.warns(CacheWarning, match="dropped corrupt entry"):
+        assert cache.cached_parse("t", b"one", lambda: [1]) == [1]
+
+
+# ----------------------------------------------------------------- unusable cache folders
+def _unwritable(monkeypatch, err):
+    def fail(*args, **kwargs):
+        raise OSError(err, os.strerror(err))
+
+    monkeypatch.setattr(cache.tempfile, "mkstemp", fail)
+
+
+import os  # noqa: E402
+
+
+@pytest.mark.parametrize("kind", ["read_only", "full_disk", "path_is_a_file"])
+def test_224_to_226_unusable_cache_folder_warns_once_and_runs(seeda_small, cache_dir, monkeypatch, kind):
+    fresh = Task(seeda_small, _Counting(), Default(), use_cache=False).score().system_scores
+    if kind == "read_only":
+        _unwritable(monkeypatch, errno.EROFS)
+    elif kind == "full_disk":
+        _unwritable(monkeypatch, errno.ENOSPC)
+    else:
+        cache_dir.write_text("not a folder")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = _scores(seeda_small)
+        got2 = _scores(seeda_small)
+    np.testing.assert_array_equal(got, fresh)
+    np.testing.assert_array_equal(got2, fresh)
+    msgs = [str(w.message) for w in caught if issubclass(w.category, CacheWarning)]
+    assert len(msgs) == 1 and "running without storing" in msgs[0], msgs
+
+
+def test_227_unwritable_array_store_keeps_its_arrays(tmp_path, monkeypatch):
+    cache._REPORTED.clear()
+    _unwritable(monkeypatch, errno.ENOSPC)
+    store = ArrayStore("ns", root=tmp_path)
+    store.put("a", np.ones(3))
+    with pytest.warns(CacheWarning):
+        store.flush()
+    np.testing.assert_array_equal(store.get("a"), np.ones(3, dtype=np.float32))  # not lost
+
+
+# ----------------------------------------------------------------- invalid settings (item 6)
+def _m2(**kw):
+    from gec_meta.metrics.edit.m2 import M2
+
+    return M2(**kw)
+
+
+def _errant(**kw):
+    from gec_meta.metrics.edit.errant import Errant
+
+    return Errant(**kw)
+
+
+SETTINGS = [
+    (lambda: _m2(max_unchanged_words=-1), r"metric.max_unchanged_words must be an integer >= 0, got -1"),
+    (lambda: _m2(max_unchanged_words=1.5), r"metric.max_unchanged_words must be an integer >= 0"),
+    (lambda: _m2(beta=0), r"metric.beta must be a number > 0, got 0"),
+    (lambda: _m2(beta=-0.5), r"metric.beta must be a number > 0"),
+    (lambda: _errant(beta=0.0), r"metric.beta must be a number > 0"),
+    (lambda: _errant(beta=float("nan")), r"metric.beta must be a number > 0"),
+    (lambda: TrueSkillAggregation(sigma=0), r"aggregation.sigma must be a number > 0, got 0"),
+    (lambda: TrueSkillAggregation(beta=0), r"aggregation.beta must be a number > 0"),
+    (lambda: TrueSkillAggregation(draw_probability=0), r"aggregation.draw_probability must be a number in \(0, 1\)"),
+    (lambda: TrueSkillAggregation(draw_probability=1), r"aggregation.draw_probability must be a number in \(0, 1\)"),
+    (lambda: TrueSkillAggregation(draw_probability=1.5), r"aggregation.draw_probability"),
+    (lambda: TrueSkillAggregation(tau=-1), r"aggregation.tau must be a number >= 0"),
+    (lambda: TrueSkillAggregation(order="shuffled", seed=-3), r"aggregation.seed must be an integer >= 0, got -3"),
+    (lambda: TrueSkillAggregation(order="shuffled", seed=0.5), r"aggregation.seed must be an integer >= 0"),
+    (lambda: load_aggregation("trueskill", sigma=-1.0), r"aggregation.sigma"),
+]
+
+
+@pytest.mark.parametrize("build,message", SETTINGS, ids=[f"s{i}" for i in range(len(SETTINGS))])
+def test_228_to_242_invalid_settings_are_config_errors(build, message):
+    with pytest.raises(ConfigError, match=message):
+        build()
+
+
+TASK_SETTINGS = [
+    (dict(window=2.5), r"meta_eval.window must be an integer: 0 \(off\) or >= 2 or null, got 2.5"),
+    (dict(window=1), r"meta_eval.window"),
+    (dict(window=-4), r"meta_eval.window"),
+    (dict(bootstrap_samples=1), rf"meta_eval.bootstrap_samples must be an integer: 0 \(off\) or >= {MIN_BOOTSTRAP_SAMPLES}, got 1"),
+    (dict(bootstrap_samples=-5), r"meta_eval.bootstrap_samples"),
+    (dict(bootstrap_samples=100.0), r"meta_eval.bootstrap_samples"),
+    (dict(bootstrap_seed=-1), r"meta_eval.bootstrap_seed must be an integer >= 0, got -1"),
+]
+
+
+@pytest.mark.parametrize("options,message", TASK_SETTINGS, ids=[f"t{i}" for i in range(len(TASK_SETTINGS))])
+def test_243_to_249_invalid_meta_evaluation_settings(seeda_small, options, message):
+    with pytest.raises(ConfigError, match=message):
+        Task(seeda_small, _Counting(), Default(), **options)
+
+
+def test_250_valid_boundaries_are_accepted(seeda_small):
+    TrueSkillAggregation(draw_probability=0.999, sigma=1e-9, tau=0.0)
+    _m2(max_unchanged_words=0, beta=1e-3)
+    Task(seeda_small, _Counting(), Default(), window=None, bootstrap_samples=MIN_BOOTSTRAP_SAMPLES)
+    Task(seeda_small, _Counting(), Default(), window=0, bootstrap_samples=0)
+
+
+def test_251_invalid_setting_through_hydra_config():
+    from gec_meta.api import load_metric
+
+    with pytest.raises(Exception) as info:
+        load_metric("m2", max_unchanged_words=-2)
+    chain, e = [], info.value
+    while e is not None:
+        chain.append(e)
+        e = e.__cause__ or e.__context__
+    assert any(isinstance(x, ConfigError) and "metric.max_unchanged_words" in str(x) for x in chain)
+
+
+# ----------------------------------------------------------------- ERRANT merger guard (item 5)
+def test_252_errant_guard_names_the_system_and_line(seeda_small, cache_dir):
+    from gec_meta.metrics.edit.errant import Errant
+
+    hyps = [list(h) for h in seeda_small.hypotheses]
+    hyps[2][6] = " ".join(["a"] * 900)
+    ds = dataclasses_replace(seeda_small, hypotheses=tuple(tuple(h) for h in hyps))
+    refs = load_refset("official", seeda_small, seeda_small_root(seeda_small))
+    with pytest.raises(DataError, match=rf"system {seeda_small.systems[2]!r}, line 7: 900 tokens: longer than ERRANT's limit of 512"):
+        Task(ds, Errant(), Default(), refs).statistics()
+
+
+def dataclasses_replace(obj, **kw):
+    import dataclasses
+
+    return dataclasses.replace(obj, **kw)
+
+
+def seeda_small_root(ds):
+    return _FAKE_ROOT[0]
+
+
+_FAKE_ROOT: list = []
+
+
+@pytest.fixture(autouse=True)
+def _remember_fake_root(fake_root):
+    _FAKE_ROOT[:] = [fake_root]
+
+
+def test_253_errant_guard_in_edit_sets_names_the_line():
+    from gec_meta.edits.extract import MAX_TOKENS, SentenceTooLong, errant_edit_sets
+
+    with pytest.raises(SentenceTooLong, match=r"text set #1, sentence #0 \(line 1\): 513 tokens"):
+        errant_edit_sets(["a b", "c d"], [["a b", "c d"], [" ".join(["x"] * (MAX_TOKENS + 1)), "c d"]])
+    assert issubclass(SentenceTooLong, DataError)
+
+
+@pytest.mark.slow
+@pytest.mark.ci
+def test_254_no_benchmark_sentence_reaches_the_errant_limit(data_root):
+    from gec_meta.data.datasets import load_dataset
+    from gec_meta.edits.extract import MAX_TOKENS, check_lengths
+
+    longest = 0
+    for name, opts in (("seeda", {"setting": "base"}), ("seeda", {"setting": "fluency"}), ("gjg15", {}), ("gmeg_wiki", {})):
+        ds = load_dataset(name, data_root, **opts)
+        texts = [list(h) for h in ds.hypotheses] + [list(r) for r in load_refset("official", ds, data_root).for_metric("text")]
+        pairs = [(s, t[n]) for t in texts for n, s in enumerate(ds.sources)]
+        check_lengths(pairs)
+        longest = max(longest, max(max(len(s.split()), len(t.split())) for s, t in pairs))
+    assert longest <= MAX_TOKENS and longest == 408
+
+
+# ----------------------------------------------------------------- cache histories (item 8)
+def test_255_one_config_under_two_cache_histories_gives_identical_results(fake_root, tmp_path, monkeypatch):
+    import json
+
+    def results(cache_root, fill_first):
+        monkeypatch.setenv("GEC_META_CACHE", str(cache_root))
+        if fill_first:  # another setting (sharing most systems) and aggregation fill the cache first
+            Task(load_seeda(fake_root, "fluency"), _Counting(), Default()).run()
+        res = Task(load_seeda(fake_root), _Counting(), TrueSkillAggregation(), window=4).run()
+        return json.dumps(res.to_json(timing=False), sort_keys=False)
+
+    assert results(tmp_path / "a", False) == results(tmp_path / "b", True) == results(tmp_path / "b", False)
+
+
+def test_256_cache_key_carries_the_code_version(seeda_small, cache_dir, monkeypatch):
+    from gec_meta.meta import task as task_module
+
+    _scores(seeda_small)
+    assert _Counting.calls == [seeda_small.num_systems]
+    _scores(seeda_small)
+    assert _Counting.calls == [seeda_small.num_systems]  # served from the cache
+    monkeypatch.setattr(task_module.cache, "code_version", lambda *parts: "other-code")
+    _scores(seeda_small)
+    assert _Counting.calls == [seeda_small.num_systems] * 2  # other code: recomputed
+
+
+@dataclass(frozen=True)
+class _Noisy(Metric):
+    """Sentence scores on a coarse grid (many exact ties between systems) plus float32-like
+    noise that differs on every computation, as an encoder's states do between batchings."""
+
+    name: ClassVar[str] = "noisy"
+    needs_references: ClassVar[bool] = False
+    tie_tolerance: ClassVar[float] = 1e-5
+    draws: ClassVar[list] = [0]
+
+    def statistics(self, sources, hypotheses, references):
+        _Noisy.draws[0] += 1
+        rng = np.random.default_rng(_Noisy.draws[0])
+        base = np.array([[min(len(h.split()), 30) / 8.0 for h in hyp] for hyp in hypotheses])
+        return (base + rng.uniform(-1e-6, 1e-6, size=base.shape))[:, :, None, None]
+
+
+@pytest.mark.parametrize("aggregation", ["trueskill", "expected_wins"])
+def test_257_258_float32_noise_across_cache_histories_does_not_move_results(fake_root, tmp_path, monkeypatch,
+                                                                            aggregation):
+    import json
+
+    def results(cache_root, fill_first, tolerance):
+        monkeypatch.setattr(_Noisy, "tie_tolerance", tolerance)
+        monkeypatch.setenv("GEC_META_CACHE", str(cache_root))
+        if fill_first:  # +Fluency scores the shared systems first (with other noise)
+            Task(load_seeda(fake_root, "fluency"), _Noisy(), Default()).score()
+        res = Task(load_seeda(fake_root), _Noisy(), load_aggregation(aggregation)).run()
+        out = res.to_json(timing=False)
+        out.pop("signature")
+        return json.dumps(out)
+
+    assert results(tmp_path / "a", False, 1e-5) == results(tmp_path / "b", True, 1e-5)
+    # Without the tolerance the same two histories disagree: the test can see the defect.
+    assert results(tmp_path / "c", False, 0.0) != results(tmp_path / "d", True, 0.0)
+
+
+def test_259_tie_tolerance_is_in_the_signature_and_zero_for_exact_metrics():
+    from gec_meta.api import load_metric
+    from gec_meta.metrics.edit.m2 import M2
+    from gec_meta.metrics.edit.pt import PT_TIE_TOLERANCE
+
+    assert M2().tie_tolerance == 0.0 and "ties" not in M2().signature()
+    assert load_metric("pt_m2", "scorer=self").tie_tolerance == 0.0
+    assert _Noisy().signature() == "noisy(ties=1e-05,v=1)"
+    assert PT_TIE_TOLERANCE == 1e-5
+
+
+# ----------------------------------------------------------------- property-based (hypothesis)
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.extra.numpy import arrays  # noqa: E402
+
+from gec_meta.metrics.base import merge_near_ties  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(grid=arrays(np.int64, st.tuples(st.integers(1, 8), st.integers(1, 6)), elements=st.integers(0, 5)),
+       noise=st.integers(0, 2**32 - 1))
+def test_260_near_ties_merge_noise_and_keep_real_order(grid, noise):
+    # Real scores on a 1e-3 grid, noise below half the tolerance: outcomes equal the noiseless ones.
+    exact = grid * 1e-3
+    noisy = exact + np.random.default_rng(noise).uniform(-4e-6, 4e-6, size=exact.shape)
+    merged = merge_near_ties(noisy, 1e-5)
+    sign = lambda x: np.sign(x[:, None, :] - x[None, :, :])  # noqa: E731
+    np.testing.assert_array_equal(sign(merged), sign(exact))
+    assert merge_near_ties(noisy, 0.0) is noisy
+
+
+@settings(max_examples=100, deadline=None)
+@given(blob=st.binary(max_size=300), key=st.text(max_size=20))
+def test_261_random_bytes_as_cache_entries_never_give_a_value(tmp_path_factory, blob, key):
+    # Any bytes in place of an entry: a miss (recomputed), never a value, never a crash.
+    root = tmp_path_factory.mktemp("c")
+    cache.save_array(key, np.arange(3.0), root=root)
+    cache._array_path(key, root).write_bytes(blob)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CacheWarning)
+        assert cache.load_array(key, root=root) is None

@@ -48,16 +48,16 @@ def test_run_equals_the_stages_composed_by_hand(seeda):
 
 
 def test_json_round_trip_and_indexing(seeda):
-    result = Task(seeda, Length(), Default(), bootstrap_samples=20, bootstrap_seed=3).run()
+    result = Task(seeda, Length(), Default(), bootstrap_samples=40, bootstrap_seed=3).run()
     data = result.to_json()
     back = Result.from_json(json.loads(json.dumps(data)))
     assert json.dumps(back.to_json()) == json.dumps(data)
     assert back.scored is None and result.scored is not None
-    assert result["system"] is result.system and result["system"]["TS_edit"]["ci"]["samples"] == 20
+    assert result["system"] is result.system and result["system"]["TS_edit"]["ci"]["samples"] == 40
     assert "sentence" in result and "diagnostics" not in result and result.get("diagnostics") is None
     with pytest.raises(KeyError):
         result["diagnostics"]
-    assert result.signature.endswith("|bootstrap:20(seed=3)")
+    assert result.signature.endswith("|bootstrap:40(seed=3)")
     with_id = result.replace(config_id="abc")
     assert list(with_id.to_json(timing=False))[-1] == "config_id"
     with pytest.raises(ValueError):

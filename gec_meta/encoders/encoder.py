@@ -33,7 +33,7 @@ from typing import Sequence
 
 import numpy as np
 
-from gec_meta.cache import ArrayStore, text_hash
+from gec_meta.cache import ArrayStore, code_version, text_hash
 from gec_meta.errors import ConfigError
 from gec_meta.encoders.batching import length_batches, unique
 from gec_meta.encoders.loading import ModelSource, load_pretrained, resolve_model
@@ -206,7 +206,7 @@ class Encoder:
         """Token states on disk, memory-mapped (:class:`gec_meta.cache.ArrayStore`): a dataset's
         states are read page by page, never all held in RAM."""
         if self._store is None:
-            namespace = "token-states|" + self.signature()
+            namespace = f"token-states|code:{code_version('encoders')}|" + self.signature()
             self._store = ArrayStore(namespace, STORE_DTYPE, use_default_root=self.use_cache)
             if self.use_cache and len(self._store) == 0:
                 self._store.import_key_value_store(namespace)  # caches written before ArrayStore
@@ -240,14 +240,17 @@ class Encoder:
         self.stats["distinct"] += len(distinct)
         keys = [text_hash(" ".join(map(str, seq))) for seq in distinct]
         store = self.store
-        todo = [i for i, k in enumerate(keys) if k not in store]
+        # get() verifies each stored array: a corrupt one reads as missing and is recomputed.
+        vectors = [store.get(k) if k in store else None for k in keys]
+        todo = [i for i, v in enumerate(vectors) if v is None]
         if todo:
             self._compute([distinct[i] for i in todo], [keys[i] for i in todo])
+            for i in todo:
+                vectors[i] = store.get(keys[i])
         special = self.special_ids
         out_distinct = []
-        for seq, key in zip(distinct, keys):
+        for seq, vec in zip(distinct, vectors):
             arr = np.asarray(seq, dtype=np.int64)
-            vec = store.get(key)
             out_distinct.append(TokenEmbeddings(arr, vec, np.isin(arr, list(special))))
         return [out_distinct[j] for j in inverse]
 

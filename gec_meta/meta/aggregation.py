@@ -34,6 +34,11 @@ class Aggregation:
 
     name: ClassVar[str] = "aggregation"
 
+    def __post_init__(self):
+        from gec_meta.config import check_fields
+
+        check_fields(self, "aggregation")
+
     def options(self) -> dict[str, object]:
         return {k: v for k, v in self.__dict__.items()}
 
@@ -62,6 +67,14 @@ class Aggregation:
         """
         out = [np.asarray(self(metric, stats[:, idx]), dtype=np.float64) for idx in np.asarray(indices)]
         return np.stack(out) if out else np.zeros((0, stats.shape[0]))
+
+
+def _comparable(metric, stats: np.ndarray) -> np.ndarray:
+    """The metric's sentence scores for pairwise comparisons, shape (S, N):
+    :meth:`gec_meta.metrics.base.Metric.comparable_scores` (near-ties merged by the metric's tie
+    tolerance), or the plain sentence scores of an object that only has ``sentence_scores``."""
+    comparable = getattr(metric, "comparable_scores", None)
+    return comparable(stats) if comparable is not None else np.asarray(metric.sentence_scores(stats), dtype=np.float64)
 
 
 def _finite_sentence_scores(metric, stats: np.ndarray, indices: np.ndarray) -> np.ndarray | None:
@@ -144,11 +157,11 @@ class TrueSkillAggregation(TrueSkillParams, Aggregation):
         return opts
 
     def __call__(self, metric, stats):
-        return trueskill_mu(np.asarray(metric.sentence_scores(stats)), None, self)[0]
+        return trueskill_mu(_comparable(metric, stats), None, self)[0]
 
     def resample(self, metric, stats, indices):
         """All resamples at once (:func:`gec_meta.meta.trueskill.trueskill_mu`)."""
-        return trueskill_mu(np.asarray(metric.sentence_scores(stats), dtype=np.float64), np.asarray(indices), self)
+        return trueskill_mu(_comparable(metric, stats), np.asarray(indices), self)
 
 
 def trueskill_scores(scores: np.ndarray, **params) -> np.ndarray:
@@ -211,13 +224,13 @@ class ExpectedWins(Aggregation):
     name: ClassVar[str] = "expected_wins"
 
     def __call__(self, metric, stats):
-        return expected_wins_from_wins(win_matrix(np.asarray(metric.sentence_scores(stats))))
+        return expected_wins_from_wins(win_matrix(_comparable(metric, stats)))
 
     def resample(self, metric, stats, indices):
         """Win counts of every resample at once: ``counts @ beats`` with beats[i, j, n] = 1
         where system i scored higher than j on sentence n."""
         indices = np.asarray(indices)
-        x = np.asarray(metric.sentence_scores(stats), dtype=np.float64)
+        x = _comparable(metric, stats)
         S, N = x.shape
         beats = (x[:, None, :] > x[None, :, :]).astype(np.float64)  # (S, S, N)
         wins = (sentence_counts(indices, N) @ beats.reshape(S * S, N).T).reshape(-1, S, S)

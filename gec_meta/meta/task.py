@@ -29,11 +29,18 @@ import numpy as np
 from gec_meta import cache
 from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import References
+from gec_meta.config import check_fields, integer, valid
 from gec_meta.errors import GecMetaError
 from gec_meta.meta.aggregation import Aggregation
 from gec_meta.meta.evaluation import sentence_agreement, system_correlations, top_k, window_analysis
 from gec_meta.meta.signature import result_signature
 from gec_meta.metrics.base import Metric
+
+
+#: The fewest bootstrap resamples accepted (``meta_eval.bootstrap_samples``; 0 = no CIs): with B
+#: resamples each 2.5% tail of the percentile interval holds 0.025 B of them, at least one from
+#: B = 40 on (fewer give an "interval" that may not contain the point estimate).
+MIN_BOOTSTRAP_SAMPLES = 40
 
 
 class MetricOutputError(GecMetaError, ValueError):
@@ -57,6 +64,17 @@ def _check_stats(metric: Metric, stats: np.ndarray, expected: tuple[int, int, in
             f"#{s}, sentence #{n} (line {n + 1}), reference #{r}, statistic {metric.stat_names[k]!r}"
         )
     return stats
+
+
+#: The code whose version enters every statistics cache key (:func:`gec_meta.cache.code_version`):
+#: the metrics and everything they compute with.
+STATISTICS_CODE = ("metrics", "edits", "encoders", "models", "llm")
+
+
+def _cached_entry_ok(array: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """A cached statistics array is usable: float64 of the expected shape, all finite (fresh
+    statistics are checked by :func:`_check_stats` before they are stored)."""
+    return array.shape == shape and array.dtype == np.float64 and bool(np.isfinite(array).all())
 
 
 def compute_statistics(
@@ -93,10 +111,16 @@ def compute_statistics(
         raise GecMetaError(f"metric {metric.name} needs references but none were given")
     if not metric.cacheable:
         return _check_stats(metric, metric.statistics(sources, hypotheses, refs), (len(hypotheses), N, R))
-    context = cache.text_hash(metric.cache_key(), *sources, *(repr(tuple(r)) for r in refs))
+    context = cache.text_hash(metric.cache_key(), cache.code_version(*STATISTICS_CODE), *sources,
+                              *(repr(tuple(r)) for r in refs))
     keys = [f"stats|{context}|{cache.text_hash(*hyp)}" for hyp in hypotheses]
     arrays: list[np.ndarray | None] = [cache.load_array(k) if use_cache else None for k in keys]
-    todo = [s for s, a in enumerate(arrays) if a is None or a.shape != (N, R, len(metric.stat_names))]
+    for s, a in enumerate(arrays):
+        if a is not None and not _cached_entry_ok(a, (N, R, len(metric.stat_names))):
+            # A checksummed entry that is still wrong (written by other code): recompute it.
+            cache.drop_array(keys[s], f"statistics of shape {a.shape}, dtype {a.dtype} or non-finite")
+            arrays[s] = None
+    todo = [s for s, a in enumerate(arrays) if a is None]
     if todo:
         fresh = metric.statistics(sources, [hypotheses[s] for s in todo], refs)
         fresh = _check_stats(metric, fresh, (len(todo), N, R))
@@ -105,6 +129,16 @@ def compute_statistics(
             if use_cache:
                 cache.save_array(keys[s], fresh[j], about={"metric": metric.cache_key()})
     return np.stack(arrays, axis=0) if arrays else np.zeros((0, N, R, len(metric.stat_names)))
+
+
+def _locate(exc, ds: Dataset):
+    """A :class:`~gec_meta.edits.extract.SentenceTooLong` re-raised naming the system and line
+    of the dataset whose text it is (or a reference's, if no system output has that text)."""
+    for s, hyp in enumerate(ds.hypotheses):
+        for n, text in enumerate(hyp):
+            if text == exc.target:
+                return exc.located(f"{ds.name} system {ds.systems[s]!r}, line {n + 1}: ")
+    return exc.located(f"{ds.name} reference text ({exc.where.strip() or 'unknown line'}): ")
 
 
 @dataclass(frozen=True, eq=False)
@@ -270,7 +304,7 @@ class Task:
         sentence_variant: ``seeda``, ``wmt`` or ``displayed``
             (:func:`gec_meta.meta.evaluation.sentence_agreement`).
         sentence_level: compute the sentence-level agreement.
-        bootstrap_samples: > 0 adds percentile 95% confidence intervals to every system-level
+        bootstrap_samples: 0 (off) or >= :data:`MIN_BOOTSTRAP_SAMPLES` adds percentile 95% confidence intervals to every system-level
             correlation (sentences resampled with replacement, the statistics re-aggregated on
             each sample, ``numpy.random.default_rng(bootstrap_seed)``; see
             :mod:`gec_meta.meta.significance`).
@@ -282,15 +316,16 @@ class Task:
     metric: Metric
     aggregation: Aggregation
     references: References | None = None
-    window: int | None = 4
+    window: int | None = field(default=4, metadata=valid(integer(zero_or_at_least=2), optional=True))
     top_ks: tuple[int, ...] | None = None
     sentence_variant: str = "seeda"
     sentence_level: bool = True
-    bootstrap_samples: int = 0
-    bootstrap_seed: int = 0
+    bootstrap_samples: int = field(default=0, metadata=valid(integer(zero_or_at_least=MIN_BOOTSTRAP_SAMPLES)))
+    bootstrap_seed: int = field(default=0, metadata=valid(integer(0)))
     use_cache: bool = True
 
     def __post_init__(self):
+        check_fields(self, "meta_eval")
         if self.top_ks is not None:
             object.__setattr__(self, "top_ks", tuple(int(k) for k in self.top_ks))
 
@@ -309,9 +344,14 @@ class Task:
             if self.references is None:
                 raise GecMetaError(f"metric {metric.name} needs a reference set")
             refs = self.references.for_metric(getattr(metric, "reference_kind", "text"))
-        bound = metric.bind(ds.sources, ds.hypotheses, refs if metric.needs_references else (), systems=ds.systems)
-        stats = compute_statistics(bound, ds.sources, ds.hypotheses, refs, self.use_cache,
-                                   systems=ds.systems, bind=False)
+        from gec_meta.edits.extract import SentenceTooLong
+
+        try:
+            bound = metric.bind(ds.sources, ds.hypotheses, refs if metric.needs_references else (), systems=ds.systems)
+            stats = compute_statistics(bound, ds.sources, ds.hypotheses, refs, self.use_cache,
+                                       systems=ds.systems, bind=False)
+        except SentenceTooLong as exc:  # name the system (or reference) and line it came from
+            raise _locate(exc, ds) from None
         return bound, stats
 
     def score(self) -> Scored:
@@ -328,7 +368,7 @@ class Task:
         t1 = time.perf_counter()
         scored = Scored(ds, metric, stats, self.aggregation,
                         np.asarray(self.aggregation(metric, stats), dtype=np.float64))
-        sentence_scores = metric.sentence_scores(stats) if self.sentence_level else None
+        sentence_scores = metric.comparable_scores(stats) if self.sentence_level else None
         t2 = time.perf_counter()
         humans = compare_with_humans(ds, scored.system_scores, sentence_scores, self.window, self.top_ks,
                                      self.sentence_variant)

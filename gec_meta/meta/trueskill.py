@@ -28,10 +28,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from gec_meta.config import check_fields, finite, integer, non_negative, open_interval, positive, valid
 from gec_meta.errors import ConfigError
 
 ORDERS = ("sentence", "shuffled")
@@ -48,17 +49,22 @@ class TrueSkillParams:
         system-index order: the dataset's configured system order) or ``shuffled`` (the games
         in a random order drawn from ``seed``; a robustness check, not the published setting).
     seed: used only by ``order: shuffled``.
+
+    Valid ranges (a ConfigError naming ``aggregation.<field>`` otherwise): sigma > 0, beta > 0
+    (both divide), tau >= 0, 0 < draw_probability < 1 (the draw margin is the normal quantile
+    of (draw_probability + 1) / 2), seed an integer >= 0 (numpy's ``default_rng``).
     """
 
-    mu: float = 0.0
-    sigma: float = 0.5
-    beta: float = 0.25
-    tau: float = 0.0
-    draw_probability: float = 0.25
+    mu: float = field(default=0.0, metadata=valid(finite()))
+    sigma: float = field(default=0.5, metadata=valid(positive()))
+    beta: float = field(default=0.25, metadata=valid(positive()))
+    tau: float = field(default=0.0, metadata=valid(non_negative()))
+    draw_probability: float = field(default=0.25, metadata=valid(open_interval(0, 1)))
     order: str = "sentence"
-    seed: int = 0
+    seed: int = field(default=0, metadata=valid(integer(0)))
 
     def __post_init__(self):
+        check_fields(self, "aggregation")
         if self.order not in ORDERS:
             raise ConfigError(f"aggregation.order must be 'sentence' or 'shuffled', got {self.order!r}")
 

@@ -44,6 +44,21 @@ class Metric(abc.ABC):
     version: ClassVar[str] = "1"
     cacheable: ClassVar[bool] = True
 
+    #: Sentence scores closer than this (absolute) are ties wherever sentence scores are
+    #: compared pairwise (TrueSkill, Expected Wins, sentence-level agreement): see
+    #: :meth:`comparable_scores`.  0 (exact comparison) for metrics whose scores are exact
+    #: rationals or float64 arithmetic on counts; metrics computed from float32 model states
+    #: set it above their batching noise (enters :meth:`signature` when non-zero).
+    tie_tolerance: ClassVar[float] = 0.0
+
+    def __post_init__(self):
+        """Check every field against the range declared next to it
+        (:func:`gec_meta.config.check_fields`: a ConfigError naming ``metric.<field>``).
+        Subclasses with their own ``__post_init__`` call this first."""
+        from gec_meta.config import check_fields
+
+        check_fields(self, "metric")
+
     # ----------------------------------------------------------------- stage 1: statistics
     @abc.abstractmethod
     def statistics(
@@ -115,6 +130,18 @@ class Metric(abc.ABC):
         chosen = np.take_along_axis(stats, best[:, :, None, None], axis=2)[:, :, 0, :]
         return self.score_from_stats(chosen)
 
+    def comparable_scores(self, stats: np.ndarray) -> np.ndarray:
+        """:meth:`sentence_scores` for pairwise comparisons: scores of one sentence within
+        :attr:`tie_tolerance` of each other made equal (:func:`merge_near_ties`).
+
+        Args:
+            stats: shape (S, N, R, K).
+
+        Returns:
+            shape (S, N), float64; the sentence scores themselves when the tolerance is 0.
+        """
+        return merge_near_ties(np.asarray(self.sentence_scores(stats), dtype=np.float64), self.tie_tolerance)
+
     @property
     def corpus_reduction(self) -> str | None:
         """How :meth:`corpus_scores` follows from :meth:`sentence_scores`: ``"mean"`` or
@@ -156,7 +183,8 @@ class Metric(abc.ABC):
         """Description of this metric for result signatures, e.g. ``errant(beta=0.5,v=1)``."""
         from gec_meta.meta.signature import component
 
-        return component(self.name, {**self.options(), "v": self.version})
+        ties = {"ties": self.tie_tolerance} if self.tie_tolerance else {}
+        return component(self.name, {**self.options(), **ties, "v": self.version})
 
     def cache_key(self) -> str:
         """Identity of the statistics this metric produces (options that affect stage 1).
@@ -177,6 +205,37 @@ class Metric(abc.ABC):
     def stats_options(self) -> dict[str, object]:
         """Options that affect :meth:`statistics` (default: all of them)."""
         return self.options()
+
+
+def merge_near_ties(scores: np.ndarray, tolerance: float) -> np.ndarray:
+    """Sentence scores with near-ties made exact ties, per sentence.
+
+    The scores of one sentence (a column) are sorted; a score within ``tolerance`` of the
+    previous one joins its group, and every member of a group gets the group's lowest score.
+    The order of distinct groups is kept, so comparisons (win/draw/loss) of scores further
+    apart than the tolerance do not change; scores of one group become draws.  Float32 noise
+    of a model's states (~1e-6 between batchings) thus cannot turn a draw into a win.
+
+    Args:
+        scores: shape (S, N); NaN (no score) stays NaN.
+        tolerance: absolute; 0 returns ``scores`` unchanged.
+
+    Returns:
+        shape (S, N).
+    """
+    if not tolerance:
+        return scores
+    x = np.array(scores, dtype=np.float64)
+    order = np.argsort(x, axis=0, kind="stable")  # NaN sorted last
+    sorted_x = np.take_along_axis(x, order, axis=0)
+    new_group = np.ones_like(sorted_x, dtype=bool)
+    new_group[1:] = ~(np.diff(sorted_x, axis=0) <= tolerance)  # NaN: never joins
+    group_start = np.where(new_group, np.arange(x.shape[0])[:, None], 0)
+    group_start = np.maximum.accumulate(group_start, axis=0)
+    merged = np.take_along_axis(sorted_x, group_start, axis=0)
+    out = np.empty_like(x)
+    np.put_along_axis(out, order, merged, axis=0)
+    return out
 
 
 def f_beta(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float) -> np.ndarray:

@@ -32,6 +32,7 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.edits.edit import Edit, EditKey  # noqa: F401  (the package's one edit type)
+from gec_meta.config import positive, valid
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import Metric, f_beta
 
@@ -97,7 +98,7 @@ class PRFMetric(Metric, abc.ABC):
             fallback); the cache key then carries the level's name.
     """
 
-    beta: float = 0.5
+    beta: float = field(default=0.5, metadata=valid(positive()))
     level: str = field(default="corpus", repr=False, kw_only=True)
     threads: int | None = field(default=None, repr=False, compare=False, kw_only=True)
 
@@ -107,6 +108,7 @@ class PRFMetric(Metric, abc.ABC):
     stat_names: ClassVar[tuple[str, ...]] = ("tp", "fp", "fn")
 
     def __post_init__(self):
+        super().__post_init__()
         if self.level not in LEVELS:
             raise ConfigError(f"metric.level must be one of {LEVELS}, got {self.level!r}")
 

@@ -22,11 +22,12 @@ zero running totals, which is what PT-M2's ``batch_multi_pre_rec_f1_sent`` does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
 import numpy as np
 
+from gec_meta.config import integer, positive, valid
 from gec_meta.metrics.base import f_beta
 from gec_meta.edits.edit import Edit
 from gec_meta.metrics.edit.core import EditMatch, EditMetric
@@ -78,8 +79,8 @@ class M2(EditMetric):
             if P = R = 0).
     """
 
-    beta: float = 0.5
-    max_unchanged_words: int = 2
+    beta: float = field(default=0.5, metadata=valid(positive()))
+    max_unchanged_words: int = field(default=2, metadata=valid(integer(0)))
     ignore_whitespace_casing: bool = False
 
     corpus_name: ClassVar[str] = "m2"

@@ -50,6 +50,15 @@ from gec_meta.metrics.edit.m2 import M2
 
 WEIGHTINGS = ("absolute", "inverse")
 
+#: Sentence scores of PT metrics with a model scorer closer than this are ties
+#: (:meth:`gec_meta.metrics.base.Metric.comparable_scores`).  Edit weights are differences of
+#: float32-based scores (~1e-3); encoding a text in another batch moves them by up to ~2e-6
+#: (SEEDA +Fluency PT-ERRANT, MiniLM: sentence scores differ by <= 1.8e-6 between encoder batch
+#: sizes 64 and 7), while distinct sentence scores of a run differ by >= 4e-5.  Without it, a
+#: statistics cache whose systems were scored under different encoder caches turned ~70 draws
+#: into wins (issue 17 item 8).
+PT_TIE_TOLERANCE = 1e-5
+
 
 @dataclass(eq=False)
 class SelfScorer:
@@ -93,6 +102,11 @@ class PTWeighting:
     weights: str = "absolute"
 
     level_in_statistics: ClassVar[bool] = True  # the sentence-level all-zero fallback
+
+    @property
+    def tie_tolerance(self) -> float:  # type: ignore[override]
+        """:data:`PT_TIE_TOLERANCE` with a model scorer (float32 states), 0 with ``self``."""
+        return 0.0 if getattr(self.scorer, "unit_weights", False) else PT_TIE_TOLERANCE
 
     def __post_init__(self):
         parent = getattr(super(), "__post_init__", None)

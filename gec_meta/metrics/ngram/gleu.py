@@ -79,13 +79,13 @@ corrected: multiset penalty, signed) and ``den_n = max(hyp_len + 1 - n, 0)``.
 from __future__ import annotations
 
 import functools
-import numbers
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
 import numpy as np
 
+from gec_meta.config import integer, valid
 from gec_meta.metrics.base import Metric
 from gec_meta.metrics.ngram.green import TOKENS, NgramCache, dedupe_triples, validate_inputs
 
@@ -178,30 +178,24 @@ class GLEU(Metric):
     name: ClassVar[str] = "gleu"
     version: ClassVar[str] = "1"
 
-    max_n: int = 4
-    iterations: int = OFFICIAL_ITERATIONS
-    seed: int = 0
+    max_n: int = field(default=4, metadata=valid(integer(1)))
+    iterations: int = field(default=OFFICIAL_ITERATIONS, metadata=valid(integer(1)))
+    seed: int = field(default=0, metadata=valid(integer()))
     variant: str = "official"
     sampling: str = ""
     tokens: str = "split"
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.variant not in _VARIANTS:
             raise ValueError(f"variant must be one of {_VARIANTS}, got {self.variant!r}")
-        for field in ("max_n", "iterations", "seed"):
-            value = getattr(self, field)
-            if not isinstance(value, numbers.Integral) or isinstance(value, bool):
-                raise ValueError(f"{field} must be an int, got {value!r}")
-            object.__setattr__(self, field, int(value))
-        if self.max_n < 1:
-            raise ValueError(f"max_n must be >= 1, got {self.max_n!r}")
+        for name in ("max_n", "iterations", "seed"):  # numpy ints -> int (checked above)
+            object.__setattr__(self, name, int(getattr(self, name)))
         if self.variant == "official" and self.max_n != OFFICIAL_ORDER:
             raise ValueError(
                 f"variant 'official' fixes the n-gram order at {OFFICIAL_ORDER} (the script "
                 f"ignores -n); got max_n={self.max_n}. Use variant='corrected'."
             )
-        if self.iterations < 1:
-            raise ValueError(f"iterations must be >= 1, got {self.iterations!r}")
         if self.tokens not in TOKENS:
             raise ValueError(f"tokens must be one of {TOKENS}, got {self.tokens!r}")
         if self.sampling == "":

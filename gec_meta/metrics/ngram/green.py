@@ -32,13 +32,13 @@ n-grams.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
 import numpy as np
 
+from gec_meta.config import integer, positive, valid
 from gec_meta.metrics.base import Metric
 
 NgramCounts = tuple[Counter, ...]
@@ -157,14 +157,8 @@ class GREEN(Metric):
     name: ClassVar[str] = "green"
     version: ClassVar[str] = "1"
 
-    max_n: int = 4
-    beta: float = 2.0
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.max_n, int) or self.max_n < 1:
-            raise ValueError(f"max_n must be a positive int, got {self.max_n!r}")
-        if not (isinstance(self.beta, (int, float)) and math.isfinite(self.beta) and self.beta > 0):
-            raise ValueError(f"beta must be a positive finite number, got {self.beta!r}")
+    max_n: int = field(default=4, metadata=valid(integer(1)))
+    beta: float = field(default=2.0, metadata=valid(positive()))
 
     @property
     def stat_names(self) -> tuple[str, ...]:  # type: ignore[override]
