@@ -20,26 +20,39 @@ from gec_meta.meta.aggregation import Aggregation, load_aggregation
 from gec_meta.data.datasets import Dataset, default_root, load_dataset
 from gec_meta.data.refsets import References, load_refset
 from gec_meta.config import compose_group
+from gec_meta.errors import ConfigError
 from gec_meta.meta.task import Result, Scored, Task
 from gec_meta.metrics.base import Metric
 
 
-def metric_config(name: str, overrides: Sequence[str] = ()):
+def metric_config(name: str, overrides: Sequence[str] = (), flag: str = ""):
     """The composed config node of metric ``name`` (``conf/metric/<name>.yaml``)."""
-    return compose_group("metric", name, overrides)
+    return compose_group("metric", name, overrides, flag)
 
 
-def load_metric(name: str, *overrides: str, **options) -> Metric:
+def load_metric(name: str, *overrides: str, option_flag: str = "", override_flag: str = "",
+                **options) -> Metric:
     """Build metric ``name`` from its config.
 
     Args:
         name: a file of ``conf/metric`` (``errant``, ``m2``, ``pt_m2``, ...).
         overrides: Hydra overrides of other groups, e.g. ``"encoder=minilm"``.
         options: metric fields, e.g. ``beta=1.0``.
+        option_flag, override_flag: how a command line spells options and overrides
+            (``"-m "``, ``"-c "``), for error messages.
+
+    Raises:
+        ConfigError: an unknown metric, an unknown option of a group the overrides name, or
+            an option that is not a field of the metric (naming its fields).
     """
     from hydra.utils import instantiate
 
-    return instantiate(metric_config(name, overrides), **options)
+    cfg = metric_config(name, overrides, override_flag)
+    unknown = [k for k in options if k not in cfg]
+    if unknown:
+        fields = ", ".join(sorted(k for k in cfg if not str(k).startswith("_")))
+        raise ConfigError(f"{option_flag}{unknown[0]}=...: metric {name} has no field {unknown[0]!r}; fields: {fields}")
+    return instantiate(cfg, **options)
 
 
 def meta_evaluate(

@@ -106,12 +106,37 @@ def compose(overrides: tuple[str, ...] = ()):
         return hydra_compose("config", overrides=list(overrides))
 
 
-def compose_group(group: str, name: str, overrides: Sequence[str] = ()):
-    """The config node of option ``name`` of ``group``; unknown names are a ``ConfigError``."""
+def check_overrides(overrides: Sequence[str], flag: str = "") -> None:
+    """Hydra overrides ``GROUP=OPTION`` must name an existing option of a config group (Hydra's
+    own message for an unknown option of a group that the metric interpolates, ``encoder=nosuch``,
+    would name the metric instead).
+
+    Args:
+        flag: how the caller's user wrote them (``"-c "`` on the command line), for messages.
+
+    Raises:
+        ConfigError: an override without ``=``, or an unknown option, naming the group's options.
+    """
+    from gec_meta.errors import ConfigError
+
+    groups = {p.name for p in config_root().iterdir() if p.is_dir() and not p.name.startswith("_")}
+    for kv in overrides:
+        key, eq, value = kv.partition("=")
+        if not eq or not key.strip("+~ "):
+            raise ConfigError(f"{flag}{kv!r}: expected a Hydra override KEY=VALUE, e.g. {flag}encoder=minilm")
+        group = key.lstrip("+~")
+        if group in groups and value and group_options(group) and value not in group_options(group):
+            raise ConfigError(f"{flag}{kv}: unknown {group} {value!r}; available: {', '.join(group_options(group))}")
+
+
+def compose_group(group: str, name: str, overrides: Sequence[str] = (), flag: str = ""):
+    """The config node of option ``name`` of ``group``; unknown names (of this group or of the
+    groups that ``overrides`` name) are a ``ConfigError``."""
     from hydra.errors import MissingConfigException
 
     from gec_meta.errors import ConfigError
 
+    check_overrides(overrides, flag)
     try:
         cfg = compose((f"{group}={name}", *overrides))
     except MissingConfigException as exc:

@@ -1296,3 +1296,26 @@ def test_261_random_bytes_as_cache_entries_never_give_a_value(tmp_path_factory, 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", CacheWarning)
         assert cache.load_array(key, root=root) is None
+
+
+# ================================================================================================
+# Library-level checks shared by the CLI and the Python API (integration of issue 17).
+# ================================================================================================
+def test_300_unknown_gmeg_split_is_a_config_error(data_root):
+    with pytest.raises(ConfigError, match=r"dataset.split must be one of \['test', 'dev'\], got 'train'"):
+        load_gmeg_wiki(data_root, split="train")
+
+
+def test_301_api_names_an_unknown_encoder_not_the_metric():
+    from gec_meta import load_metric
+
+    with pytest.raises(ConfigError, match=r"^encoder=nosuch: unknown encoder 'nosuch'; available: .*minilm"):
+        load_metric("pt_m2", "encoder=nosuch")
+
+
+def test_302_api_names_a_misspelled_metric_field():
+    from gec_meta import load_metric
+
+    with pytest.raises(ConfigError, match=r"metric m2 has no field 'betta'; fields: beta, "):
+        load_metric("m2", betta=1.0)
+

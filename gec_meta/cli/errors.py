@@ -90,3 +90,20 @@ def report(exc: BaseException) -> int | None:
         return None
     print(f"{PROG}: error: {message}", file=sys.stderr)
     return EXIT_USER_ERROR
+
+
+def install_warning_format() -> None:
+    """Print gec-meta's own warnings (a corrupt cache entry dropped, an unwritable cache folder,
+    an undefined correlation, missing LLM answers) as one line ``gec-meta: warning: ...``;
+    other libraries' warnings keep Python's format."""
+    import warnings
+
+    default = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if getattr(category, "__module__", "").startswith("gec_meta"):
+            print(f"{PROG}: warning: {_one_line(str(message))}", file=file or sys.stderr)
+        else:
+            default(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show

@@ -29,7 +29,7 @@ from gec_meta.data.io import check_nonempty, check_same_length, read_lines
 from gec_meta.data.m2 import annotator_references, check_sources, read_m2
 from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import References
-from gec_meta.cli.errors import report
+from gec_meta.cli.errors import install_warning_format, report
 from gec_meta.errors import ConfigError
 from gec_meta.meta.task import Task
 
@@ -86,27 +86,6 @@ def metric_options(pairs: Sequence[str]) -> dict:
     return out
 
 
-def check_group_overrides(overrides: Sequence[str]) -> None:
-    """``-c GROUP=OPTION`` overrides must name an existing option of a config group.
-
-    Hydra's own message for an unknown option of a group the metric interpolates (``-c
-    encoder=nosuch``) would name the metric instead.
-
-    Raises:
-        ConfigError: an override without ``=``, or an unknown option, naming the group's options.
-    """
-    from gec_meta.config import config_root, group_options
-
-    groups = {p.name for p in config_root().iterdir() if p.is_dir() and not p.name.startswith("_")}
-    for kv in overrides:
-        key, eq, value = kv.partition("=")
-        if not eq or not key.strip("+~ "):
-            raise ConfigError(f"-c {kv!r}: expected a Hydra override KEY=VALUE, e.g. -c encoder=minilm")
-        group = key.lstrip("+~")
-        if group in groups and value and group_options(group) and value not in group_options(group):
-            raise ConfigError(f"-c {kv}: unknown {group} {value!r}; available: {', '.join(group_options(group))}")
-
-
 def files_dataset(sources: Sequence[str], systems: Sequence[str], hypotheses: Sequence[Sequence[str]]) -> Dataset:
     """Your own systems as a :class:`Dataset` without human judgments (scored, not meta-evaluated).
 
@@ -119,21 +98,9 @@ def files_dataset(sources: Sequence[str], systems: Sequence[str], hypotheses: Se
                    MappingProxyType({}), MappingProxyType({}), tuple(range(len(sources))))
 
 
-def _load_metric(name: str, overrides: Sequence[str], options: dict):
-    """The metric of ``--metric``, ``-c`` and ``-m``; a misspelled ``-m`` field is a ConfigError."""
-    from hydra.utils import instantiate
-
-    from gec_meta.api import metric_config
-
-    cfg = metric_config(name, overrides)
-    fields = sorted(k for k in cfg if not str(k).startswith("_"))
-    unknown = [k for k in options if k not in cfg]
-    if unknown:
-        raise ConfigError(f"-m {unknown[0]}=...: metric {name} has no field {unknown[0]!r}; fields: {', '.join(fields)}")
-    return instantiate(cfg, **options)
-
-
 def _score(args) -> dict:
+    from gec_meta.api import load_metric
+
     sources = read_lines(args.src)
     check_nonempty(sources, args.src)
     names = [Path(h).stem for h in args.hyp]
@@ -142,12 +109,11 @@ def _score(args) -> dict:
     hyps = [read_lines(h) for h in args.hyp]
     check_same_length({args.src: sources, **dict(zip(args.hyp, hyps))})
     options = metric_options(args.metric_option)
-    check_group_overrides(args.config)
     aggregations = [load_aggregation(a) for a in args.aggregation]
     for agg_name in args.aggregation:
         if agg_name in PAIRWISE_AGGREGATIONS and len(names) < 2:
             raise ConfigError(f"--aggregation {agg_name} compares systems pairwise: give at least two --hyp files")
-    metric = _load_metric(args.metric, args.config, options)
+    metric = load_metric(args.metric, *args.config, option_flag="-m ", override_flag="-c ", **options)
     refs = None
     if metric.needs_references:
         if not args.ref:
@@ -263,5 +229,11 @@ def _dispatch(ap: argparse.ArgumentParser, argv: list[str]) -> int:
     return 0
 
 
+def console_main() -> int:
+    """Console entry ``gec-meta``: :func:`main` with gec-meta's warnings printed as one line."""
+    install_warning_format()
+    return main()
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(console_main())

@@ -151,6 +151,7 @@ def main() -> None:
     """
     global _TRACEBACKS
     register_configs()
+    cli_errors.install_warning_format()
     _TRACEBACKS = os.environ.get("HYDRA_FULL_ERROR") == "1"
     os.environ["HYDRA_FULL_ERROR"] = "1"
     try:

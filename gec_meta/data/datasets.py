@@ -319,6 +319,10 @@ def load_gjg15(
 GMEG_SYSTEMS = ("amu", "lstm", "lstm-r", "marian", "nus", "transformer", "ref", "source")
 
 
+#: The splits of GMEG-Data Wiki (Napoles et al. 2019).
+GMEG_SPLITS = ("test", "dev")
+
+
 def load_gmeg_wiki(root: str | Path, split: str = "test") -> Dataset:
     """GMEG-Data Wiki (Napoles et al. 2019), as used by UOT-ERRANT (Goto et al. 2025).
 
@@ -327,6 +331,8 @@ def load_gmeg_wiki(root: str | Path, split: str = "test") -> Dataset:
     (``score``).  Caveat: the rated "ref" output is not always ``ref0`` (see the data README,
     section 6); it is used as ref0 here, as UOT-ERRANT does.  No sentence rankings.
     """
+    if split not in GMEG_SPLITS:
+        raise ConfigError(f"dataset.split must be one of {list(GMEG_SPLITS)}, got {split!r}")
     root = Path(root)
     base = _require_dir(root / "gmeg" / split, f"GMEG {split} data")
     wiki = base / "wiki"
