@@ -126,8 +126,8 @@ def _score(args) -> dict:
         for name, score in zip(names, scored.system_scores):
             out["systems"].setdefault(name, {})[agg_name] = float(score)
     metric, stats = first.metric, first.stats
-    if hasattr(metric, "corpus_stats"):
-        p, r, f = metric.prf(metric.corpus_stats(stats))
+    if hasattr(metric, "corpus_prf"):  # edit metrics: P/R/F at the metric's level (corpus or sentence means)
+        p, r, f = metric.corpus_prf(stats)
         for k, name in enumerate(names):
             out["systems"][name].update(precision=float(p[k]), recall=float(r[k]), f=float(f[k]))
     out["ranking"] = sorted(names, key=lambda s: -out["systems"][s][args.aggregation[0]])

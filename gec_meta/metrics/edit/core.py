@@ -181,6 +181,21 @@ class PRFMetric(Metric, abc.ABC):
         chosen = np.take_along_axis(stats, best[:, :, None, None], axis=2)[:, :, 0, :]
         return chosen.sum(axis=1)
 
+    def corpus_prf(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The system-level (P, R, F_beta) that go with :meth:`corpus_scores`, each of shape
+        (S,): of the counts accumulated over the corpus at ``level=corpus``, the means of the
+        sentence values (best reference per sentence) at ``level=sentence``.
+
+        Args:
+            stats: shape (S, N, R, K).
+        """
+        if self.level == "sentence":
+            best = self.best_reference(stats)
+            chosen = np.take_along_axis(stats, best[:, :, None, None], axis=2)[:, :, 0, :]
+            p, r, f = self.prf(chosen)
+            return p.mean(axis=1), r.mean(axis=1), f.mean(axis=1)
+        return self.prf(self.corpus_stats(stats))
+
     @property
     def corpus_reduction(self) -> str | None:
         # sentence level: the mean of the sentence scores; corpus level: F of accumulated counts

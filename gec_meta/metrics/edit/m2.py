@@ -183,16 +183,6 @@ class M2(EditMetric):
                     c, e, g = c + ck, e + ek, g + gk
         return best
 
-    def corpus_prf(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The corpus (P, R, F_beta), each of shape (S,): m2scorer's at ``level=corpus``, the
-        mean sentence values at ``level=sentence``."""
-        if self.level == "sentence":
-            best = self.best_reference(stats)
-            chosen = np.take_along_axis(stats, best[:, :, None, None], axis=2)[:, :, 0, :]
-            p, r, f = f_beta(chosen[..., 0], chosen[..., 1], chosen[..., 2], self.beta)
-            return p.mean(axis=1), r.mean(axis=1), f.mean(axis=1)
-        return self.prf(self.corpus_stats(stats))
-
 
 def _cep(stats: np.ndarray) -> list:
     """(correct, proposed, gold) as nested Python float lists, shape (S, N, R, 3)."""
