@@ -28,3 +28,19 @@ def test_prf_columns_follow_the_level(tmp_path, capsys, metric, p, r, f):
     got = json.loads(capsys.readouterr().out)["systems"]["hyp"]
     assert got["precision"] == pytest.approx(p) and got["recall"] == pytest.approx(r)
     assert got["f"] == pytest.approx(f) and got["default"] == pytest.approx(f)
+
+
+def test_m2_on_plain_text_references_extracts_gold_edits(tmp_path, capsys):
+    """Issue 19 item 6: a text-only reference set gives M2 ERRANT-extracted gold edits.
+    The reference ``the cat sat . / it is good .`` yields one gold edit (a -> the): the
+    hypothesis above scores TP 1, FP 1, FN 0 (5/9, as with the M2 file); the unchanged source
+    TP 0, FP 0, FN 1 (P 1, R 0, F 0)."""
+    (tmp_path / "src.txt").write_text("a cat sat .\nit is good .\n")
+    (tmp_path / "hyp.txt").write_text("the cat sat .\nit was good .\n")
+    (tmp_path / "same.txt").write_text("a cat sat .\nit is good .\n")
+    (tmp_path / "ref.txt").write_text("the cat sat .\nit is good .\n")
+    assert main(["score", "--src", str(tmp_path / "src.txt"), "--hyp", str(tmp_path / "hyp.txt"),
+                 str(tmp_path / "same.txt"), "--ref", str(tmp_path / "ref.txt"), "--metric", "m2", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)["systems"]
+    assert got["hyp"]["f"] == pytest.approx(5 / 9) and got["hyp"]["precision"] == pytest.approx(0.5)
+    assert (got["same"]["precision"], got["same"]["recall"], got["same"]["f"]) == (1.0, 0.0, 0.0)

@@ -61,7 +61,9 @@ def read_references(paths: Sequence[str], sources: Sequence[str], src_path: str 
     if any(is_m2(p) for p in paths):
         raise ConfigError("--ref: give either one M2 file or plain-text reference files, not both")
     texts = tuple(read_lines(p, expected=num_sentences) for p in paths)
-    return References("files", tuple(Path(p).name for p in paths), texts, None)
+    # Plain-text references: M2-based metrics get their gold edits extracted by ERRANT.
+    return References("files", tuple(Path(p).name for p in paths), texts, None,
+                      {"gold_edits": "errant"}, sources=tuple(sources))
 
 
 def _parse_value(v: str):

@@ -173,7 +173,10 @@ def load_refset(
             raise ConfigError(f"refset={name} applies to CoNLL-2014 datasets, not {dataset.name}")
         if not dataset.references:
             raise ConfigError(f"dataset {dataset.name} ships no references")
-        return References("official", dataset.reference_names, dataset.references, None, {})
+        # Text only (GMEG-Wiki's ref1-ref3): M2-based metrics get gold edits extracted by ERRANT,
+        # as for the Sakaguchi sets (named in the signature: gold_edits=errant).
+        return References("official", dataset.reference_names, dataset.references, None,
+                          {"gold_edits": "errant"}, sources=tuple(dataset.sources))
     if name == "official":
         return _from_m2(
             "official", dataset, root / "conll14" / "conll14st-test.m2", (0, 1),
