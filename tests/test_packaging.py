@@ -34,7 +34,8 @@ def _declared_packages() -> list[str]:
 
 def test_every_package_folder_is_declared():
     found = {".".join(p.parent.relative_to(REPO).parts) for p in (REPO / "gec_meta").rglob("__init__.py")}
-    found.add("gec_meta.conf")
+    found |= {".".join(("gec_meta", *d.relative_to(REPO).parts)) for d in [REPO / "conf", *(REPO / "conf").rglob("*")]
+              if d.is_dir() and d.name != "__pycache__"}
     assert sorted(found) == sorted(_declared_packages())
 
 
