@@ -11,10 +11,11 @@ from scipy import stats as sps
 
 from gec_meta.meta.aggregation import Average, Default, ExpectedWins, TrueSkillAggregation, trueskill_scores
 from gec_meta.metrics.base import Metric
-from gec_meta.meta.significance import (bootstrap_correlations, bootstrap_indices, compare_with_best,
-                                   confidence_intervals, paired_bootstrap_test, permutation_test,
-                                   resampled_system_scores, row_correlations, significance_signature,
-                                   williams_test)
+from gec_meta.meta.correlation import row_correlations
+from gec_meta.meta.resampling import (bootstrap_correlations, bootstrap_indices, confidence_intervals,
+                                      resampled_system_scores)
+from gec_meta.meta.significance import (compare_with_best, paired_bootstrap_test, permutation_test,
+                                        significance_signature, williams_test)
 from gec_meta.meta.trueskill import TrueSkillParams, trueskill_mu
 
 

@@ -16,8 +16,7 @@ Comparing two metrics on the same systems (every correlation from
 
 :func:`compare_with_best` runs one of the three tests of every metric of a table column against
 the column's best metric; :func:`significance_signature` names the test for captions.
-Resampling (bootstrap indices, re-aggregation, CIs) lives in :mod:`gec_meta.meta.resampling`
-and is re-exported here.
+Resampling (bootstrap indices, re-aggregation, CIs) lives in :mod:`gec_meta.meta.resampling`.
 
 Pure functions with an explicit ``numpy.random.Generator`` (never the global RNG).
 """
@@ -29,13 +28,10 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from gec_meta.meta.correlation import CORRELATIONS, correlation, row_correlations
-from gec_meta.meta.resampling import (bootstrap_correlations, bootstrap_indices, confidence_intervals,
-                                      resampled_system_scores)
+from gec_meta.meta.correlation import correlation, row_correlations
 
-__all__ = ["CORRELATIONS", "METHODS", "bootstrap_indices", "bootstrap_correlations", "confidence_intervals",
-           "resampled_system_scores", "row_correlations", "williams_test", "compare_metrics_williams",
-           "permutation_test", "paired_bootstrap_test", "compare_with_best", "significance_signature"]
+__all__ = ["METHODS", "williams_test", "compare_metrics_williams", "permutation_test", "paired_bootstrap_test",
+           "compare_with_best", "significance_signature"]
 
 METHODS = ("williams", "permutation", "bootstrap")
 

@@ -392,7 +392,7 @@ class Task:
         )
 
     def _add_confidence_intervals(self, scored: Scored, system: dict) -> None:
-        from gec_meta.meta.significance import bootstrap_indices, confidence_intervals, resampled_system_scores
+        from gec_meta.meta.resampling import bootstrap_indices, confidence_intervals, resampled_system_scores
 
         # One set of resamples serves every human score (the system scores do not depend on it).
         rng = np.random.default_rng(self.bootstrap_seed)

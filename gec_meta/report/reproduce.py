@@ -25,8 +25,9 @@ from gec_meta.meta.aggregation import load_aggregation
 from gec_meta.meta.task import Scored, Task
 from gec_meta.metrics.base import Metric
 from gec_meta.report.tables import Table, atomic_write_text, fmt_number
-from gec_meta.meta.significance import (CORRELATIONS, bootstrap_indices, compare_with_best, confidence_intervals,
-                           resampled_system_scores, significance_signature)
+from gec_meta.meta.correlation import CORRELATIONS
+from gec_meta.meta.resampling import bootstrap_indices, confidence_intervals, resampled_system_scores
+from gec_meta.meta.significance import compare_with_best, significance_signature
 
 
 @dataclass
