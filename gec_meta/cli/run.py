@@ -86,6 +86,14 @@ def build_task(cfg: DictConfig) -> Task:
 _TRACEBACKS = False
 
 
+def _exit_on_user_error(exc: Exception) -> None:
+    """Exit 2 after one line for a user error (unless the user asked for tracebacks); return
+    for anything else (a bug: the caller re-raises it)."""
+    status = None if _TRACEBACKS else cli_errors.report(exc)
+    if status is not None:
+        raise SystemExit(status) from None
+
+
 @hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="config")
 def task(cfg: DictConfig) -> dict:
     """One job.  A user error prints one line and exits 2 (SystemExit passes through Hydra's
@@ -93,10 +101,8 @@ def task(cfg: DictConfig) -> dict:
     try:
         return run_job(cfg)
     except Exception as exc:
-        status = None if _TRACEBACKS else cli_errors.report(exc)
-        if status is None:
-            raise
-        raise SystemExit(status) from None
+        _exit_on_user_error(exc)
+        raise
 
 
 def run_job(cfg: DictConfig) -> dict:
@@ -157,10 +163,8 @@ def main() -> None:
     try:
         task()
     except Exception as exc:
-        status = None if _TRACEBACKS else cli_errors.report(exc)
-        if status is None:
-            raise
-        raise SystemExit(status) from None
+        _exit_on_user_error(exc)
+        raise
 
 
 if __name__ == "__main__":
