@@ -1,0 +1,353 @@
+"""Tie-calibrated pairwise accuracy (Deutsch et al. 2023, "Ties Matter", arXiv:2305.14324).
+
+Sentence level.  ``human`` and ``metric`` are float arrays of shape (G, S): G groups (judged
+items: one source sentence and the systems the judge ranked), S systems, higher = better for
+both (pass ``human = -rank``).  NaN in ``human`` means the system was not judged in that group;
+NaN in ``metric`` means it has no score there; either way the system takes no part in that
+group's pairs (mt-metrics-eval's ``tau_optimization._enumerate_pairs`` drops the pair when
+either value is ``None``).
+
+For every pair (i, j), i < j, of systems that take part in a group, with Δh = h_i - h_j and
+Δm = m_i - m_j:
+
+* the humans tie when Δh == 0 exactly; the metric ties when |Δm| <= ε
+  (``stats._MatrixSufficientStatistics``: ``np.abs(x_diffs) <= epsilon``);
+* T_hm: both tie; T_h: humans only; T_m: metric only; C: neither, same sign; D: neither,
+  opposite signs; N = C + D + T_h + T_m + T_hm;
+* acc_eq = (C + T_hm) / N and tau_eq = (C + T_hm - D - T_h - T_m) / N
+  (Deutsch et al. 2023, §3 and §4; ``TauSufficientStats.acc_23`` / ``tau_23``).
+
+``average="item"`` is the macro average over groups with at least one pair (mt-metrics-eval's
+``average_by='item'``: rows with fewer than two scores are skipped); ``average="none"`` pools
+every pair into one statistic (``average_by='none'``).
+
+ε* (Deutsch et al. 2023, §5, "tie calibration") is the candidate among 0 and every distinct
+|Δm| of a counted pair that maximises the averaged acc_eq (or tau_eq); the smallest such ε
+wins (``tau_optimization`` keeps the first maximum of its ascending sweep, ``np.nanargmax``).
+As there, the |Δm| are sorted once and swept; the reported statistics are then recounted at
+ε* with :func:`tie_counts`, so a fixed ``epsilon=ε*`` gives the same numbers bit for bit.
+When several candidates reach the same maximum mathematically, ``tau_optimization``'s running
+float sum can make a later one look larger by ~1e-16 and pick it; here values within 1e-12 of
+the maximum count as equal, so the smallest such ε is chosen deterministically (the maximum
+itself agrees with mt-metrics-eval's to rounding).
+
+System level.  :func:`system_pairwise_accuracy` is the pairwise accuracy of Kocmi et al.
+(2021, §3.2) with mt-metrics-eval's ``stats.Agreement`` tie rule: a pair agrees when
+``sign(Δh) == sign(Δm)``, so a pair tied by both counts as agreement and a pair tied by only
+one side as disagreement -- exactly acc_eq of one group at ε = 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["TieCounts", "TieCalibrated", "EpsilonSweep", "tie_counts", "epsilon_sweep",
+           "tie_calibrated_accuracy", "calibrate_epsilon", "system_pairwise_agreement",
+           "system_pairwise_accuracy"]
+
+_AVERAGES = ("item", "none")
+_OBJECTIVES = ("acc_eq", "tau_eq")
+
+
+@dataclass(frozen=True)
+class TieCounts:
+    """Pair counts per group at one ε; every field has shape (G,) and dtype int64.
+
+    A group with fewer than two participating systems has all counts 0.
+    """
+
+    concordant: np.ndarray
+    discordant: np.ndarray
+    ties_human: np.ndarray
+    ties_metric: np.ndarray
+    ties_both: np.ndarray
+
+    @property
+    def pairs(self) -> np.ndarray:
+        """N per group, shape (G,)."""
+        return self.concordant + self.discordant + self.ties_human + self.ties_metric + self.ties_both
+
+
+@dataclass(frozen=True)
+class TieCalibrated:
+    """acc_eq and tau_eq at one ε.
+
+    Attributes:
+        acc_eq: (C + T_hm) / N, averaged as ``average`` says.
+        tau_eq: (C + T_hm - D - T_h - T_m) / N, averaged the same way, at the same ε.
+        epsilon: the ε used (ε* when it was searched).
+        pairs: number of counted pairs (all groups).
+        groups: number of groups with at least one counted pair.
+        average: ``"item"`` (macro over groups) or ``"none"`` (micro over pairs).
+        calibrated: True when ε was searched on this data, False when it was given.
+        counts: the per-group counts at ``epsilon``.
+    """
+
+    acc_eq: float
+    tau_eq: float
+    epsilon: float
+    pairs: int
+    groups: int
+    average: str
+    calibrated: bool
+    counts: TieCounts
+
+
+@dataclass(frozen=True)
+class EpsilonSweep:
+    """The averaged statistics at every candidate ε, ascending.
+
+    Attributes:
+        thresholds: shape (K,): 0 and every distinct positive |Δm| of a counted pair.
+        acc_eq, tau_eq: shape (K,), averaged as ``average`` says.
+        average: ``"item"`` or ``"none"``.
+    """
+
+    thresholds: np.ndarray
+    acc_eq: np.ndarray
+    tau_eq: np.ndarray
+    average: str
+
+
+@dataclass(frozen=True)
+class _Pairs:
+    """The counted pairs, flattened: every array has shape (P,)."""
+
+    group: np.ndarray  # int: the group of the pair
+    human_tie: np.ndarray  # bool: Δh == 0
+    agree: np.ndarray  # bool: sign(Δh) == sign(Δm) and neither is 0
+    abs_dm: np.ndarray  # float: |Δm|
+    num_groups: int
+
+
+def _as_matrices(human, metric) -> tuple[np.ndarray, np.ndarray]:
+    h = np.asarray(human, dtype=np.float64)
+    m = np.asarray(metric, dtype=np.float64)
+    if h.shape != m.shape:
+        raise ValueError(f"human and metric must have the same shape (G, S), got human {h.shape} "
+                         f"and metric {m.shape}")
+    if h.ndim == 1:
+        h, m = h[None, :], m[None, :]
+    if h.ndim != 2:
+        raise ValueError(f"human and metric must have shape (G, S) or (S,), got {h.shape}")
+    if np.isinf(h).any() or np.isinf(m).any():
+        raise ValueError(f"human and metric scores must be finite or NaN (shape {h.shape})")
+    return h, m
+
+
+def _pairs(human, metric, human_ties: bool) -> _Pairs:
+    h, m = _as_matrices(human, metric)
+    G, S = h.shape
+    iu, ju = np.triu_indices(S, k=1)
+    dh = h[:, iu] - h[:, ju]  # (G, S(S-1)/2); NaN where a side is missing
+    dm = m[:, iu] - m[:, ju]
+    counted = ~np.isnan(dh) & ~np.isnan(dm)
+    if not human_ties:
+        counted &= dh != 0
+    if not counted.any():
+        raise ValueError(f"no pair of systems with human and metric scores in any group "
+                         f"(human and metric of shape {h.shape})")
+    group = np.nonzero(counted)[0]  # row-major: the pairs of group 0 first
+    dh, dm = dh[counted], dm[counted]
+    return _Pairs(group=group, human_tie=dh == 0, agree=np.sign(dh) * np.sign(dm) > 0,
+                  abs_dm=np.abs(dm), num_groups=G)
+
+
+def _check_epsilon(epsilon: float) -> float:
+    epsilon = float(epsilon)
+    if not epsilon >= 0:  # also rejects NaN
+        raise ValueError(f"epsilon must be a non-negative number, got {epsilon}")
+    return epsilon
+
+
+def _counts(p: _Pairs, epsilon: float) -> TieCounts:
+    metric_tie = p.abs_dm <= epsilon
+
+    def per_group(mask: np.ndarray) -> np.ndarray:
+        return np.bincount(p.group[mask], minlength=p.num_groups).astype(np.int64)
+
+    return TieCounts(
+        concordant=per_group(~p.human_tie & ~metric_tie & p.agree),
+        discordant=per_group(~p.human_tie & ~metric_tie & ~p.agree),
+        ties_human=per_group(p.human_tie & ~metric_tie),
+        ties_metric=per_group(~p.human_tie & metric_tie),
+        ties_both=per_group(p.human_tie & metric_tie),
+    )
+
+
+def tie_counts(human, metric, epsilon: float = 0.0, human_ties: bool = True) -> TieCounts:
+    """C, D, T_h, T_m, T_hm per group at a fixed ε.
+
+    Args:
+        human, metric: shape (G, S) (or (S,) for one group); NaN = not judged / no score.
+        epsilon: the metric ties when |Δm| <= epsilon (>= 0).
+        human_ties: False drops the pairs the humans tied (then T_h = T_hm = 0).
+
+    Returns:
+        :class:`TieCounts`, fields of shape (G,).
+    """
+    return _counts(_pairs(human, metric, human_ties), _check_epsilon(epsilon))
+
+
+def _average(counts: TieCounts, average: str) -> tuple[float, float]:
+    n = counts.pairs
+    good = counts.concordant + counts.ties_both
+    bad = counts.discordant + counts.ties_human + counts.ties_metric
+    if average == "none":
+        total = n.sum()
+        return float(good.sum() / total), float((good.sum() - bad.sum()) / total)
+    has = n > 0
+    return float(np.mean(good[has] / n[has])), float(np.mean((good[has] - bad[has]) / n[has]))
+
+
+def _check_average(average: str) -> None:
+    if average not in _AVERAGES:
+        raise ValueError(f"average must be one of {_AVERAGES}, got {average!r}")
+
+
+def _sweep(p: _Pairs, average: str) -> EpsilonSweep:
+    # Each pair contributes weight * value, value depending on whether the metric ties it:
+    # untied: acc 1 if concordant else 0, tau +1 / -1 (a human-only tie counts -1 in tau);
+    # tied: acc 1 if the humans tie else 0, tau +1 / -1 likewise.  The average at ε is the
+    # sum over pairs of the untied value plus, for the pairs with |Δm| <= ε, (tied - untied).
+    n_per_group = np.bincount(p.group, minlength=p.num_groups)
+    if average == "none":
+        weight = np.full(len(p.group), 1.0 / len(p.group))
+    else:
+        weight = 1.0 / (n_per_group[p.group] * np.count_nonzero(n_per_group))
+    untied_acc = (~p.human_tie & p.agree).astype(np.float64)
+    tied_acc = p.human_tie.astype(np.float64)
+    untied_tau, tied_tau = 2 * untied_acc - 1, 2 * tied_acc - 1
+
+    order = np.argsort(p.abs_dm, kind="stable")
+    sorted_dm = p.abs_dm[order]
+    thresholds = np.unique(np.concatenate([[0.0], sorted_dm]))
+    # Number of pairs tied at each threshold: those with |Δm| <= threshold.
+    tied_upto = np.searchsorted(sorted_dm, thresholds, side="right")
+
+    def curve(untied: np.ndarray, tied: np.ndarray) -> np.ndarray:
+        gain = np.concatenate([[0.0], np.cumsum((weight * (tied - untied))[order])])
+        return float(np.sum(weight * untied)) + gain[tied_upto]
+
+    return EpsilonSweep(thresholds=thresholds, acc_eq=curve(untied_acc, tied_acc),
+                        tau_eq=curve(untied_tau, tied_tau), average=average)
+
+
+def epsilon_sweep(human, metric, average: str = "item", human_ties: bool = True) -> EpsilonSweep:
+    """acc_eq and tau_eq at every candidate ε (``tau_optimization``'s ``thresholds``/``taus``).
+
+    O(P log P) for P counted pairs: the |Δm| are sorted once and the per-pair changes summed
+    cumulatively.  Values agree with a recount at each ε (:func:`tie_counts`) to rounding
+    (~1e-15 relative).
+
+    Args:
+        human, metric: shape (G, S) (or (S,)); NaN = not judged / no score.
+        average: ``"item"`` (macro over groups with >= 1 pair) or ``"none"`` (all pairs).
+        human_ties: False drops the pairs the humans tied.
+
+    Returns:
+        :class:`EpsilonSweep` with arrays of shape (K,).
+    """
+    _check_average(average)
+    return _sweep(_pairs(human, metric, human_ties), average)
+
+
+def _best_epsilon(sweep: EpsilonSweep, objective: str) -> float:
+    if objective not in _OBJECTIVES:
+        raise ValueError(f"objective must be one of {_OBJECTIVES}, got {objective!r}")
+    values = sweep.acc_eq if objective == "acc_eq" else sweep.tau_eq
+    # The first (smallest) ε reaching the maximum; the tolerance keeps rounding in the
+    # cumulative sums from choosing a larger ε whose value is mathematically equal.
+    best = np.nonzero(values >= values.max() - 1e-12)[0][0]
+    return float(sweep.thresholds[best])
+
+
+def tie_calibrated_accuracy(human, metric, epsilon: float | None = None, average: str = "item",
+                            human_ties: bool = True, objective: str = "acc_eq") -> TieCalibrated:
+    """acc_eq and tau_eq at a fixed ε, or at the ε* that maximises ``objective``.
+
+    Args:
+        human, metric: shape (G, S) (or (S,) for one group), higher = better; NaN in ``human``
+            = not judged in that group, NaN in ``metric`` = no score; such a system takes no
+            part in that group's pairs.
+        epsilon: None searches ε* on this data (Deutsch et al. 2023, §5); a number (e.g. from
+            :func:`calibrate_epsilon` on a dev set) is used as given.
+        average: ``"item"`` = macro over groups with at least one pair, ``"none"`` = micro
+            over all pairs (mt-metrics-eval ``average_by``).
+        human_ties: False drops the pairs the humans tied (acc_eq at ε = 0 is then
+            C / (C + D + T_m), WMT's Kendall-like accuracy).
+        objective: ``"acc_eq"`` (the paper's choice) or ``"tau_eq"``: what ε* maximises.
+
+    Returns:
+        :class:`TieCalibrated`.
+
+    Raises:
+        ValueError: shapes differ, a negative ε, or no countable pair at all.
+    """
+    _check_average(average)
+    p = _pairs(human, metric, human_ties)
+    calibrated = epsilon is None
+    eps = _best_epsilon(_sweep(p, average), objective) if calibrated else _check_epsilon(epsilon)
+    counts = _counts(p, eps)
+    acc, tau = _average(counts, average)
+    n = counts.pairs
+    return TieCalibrated(acc_eq=acc, tau_eq=tau, epsilon=eps, pairs=int(n.sum()),
+                         groups=int(np.count_nonzero(n)), average=average, calibrated=calibrated,
+                         counts=counts)
+
+
+def calibrate_epsilon(human, metric, average: str = "item", human_ties: bool = True,
+                      objective: str = "acc_eq") -> float:
+    """ε* on a development set, to pass as the fixed ``epsilon`` on a test set.
+
+    Args: as :func:`tie_calibrated_accuracy`.
+
+    Returns:
+        the smallest candidate ε maximising the averaged ``objective``.
+    """
+    _check_average(average)
+    return _best_epsilon(_sweep(_pairs(human, metric, human_ties), average), objective)
+
+
+def system_pairwise_agreement(human, metric) -> tuple[int, int]:
+    """Agreeing and counted system pairs (mt-metrics-eval ``stats.Agreement``).
+
+    A pair counts when both systems have a human score; it agrees when
+    ``sign(Δh) == sign(Δm)`` (both tied agrees; one side tied disagrees).  To pool several
+    sets of systems (mt-metrics-eval's accuracy over language pairs, Kocmi et al. 2021), sum
+    the two numbers over the sets.
+
+    Args:
+        human, metric: shape (S,); NaN in ``human`` = system not judged.
+
+    Returns:
+        ``(agree, pairs)``.
+
+    Raises:
+        ValueError: shapes differ, not 1-D, a judged system without a metric score, or fewer
+            than two judged systems.
+    """
+    h = np.asarray(human, dtype=np.float64)
+    m = np.asarray(metric, dtype=np.float64)
+    if h.shape != m.shape or h.ndim != 1:
+        raise ValueError(f"system-level human and metric must both have shape (S,), got human "
+                         f"{h.shape} and metric {m.shape}")
+    if np.isnan(m[~np.isnan(h)]).any():
+        raise ValueError(f"a judged system has no metric score (NaN) among the {m.shape[0]} systems")
+    counts = tie_counts(h, m, epsilon=0.0)
+    return int(counts.concordant[0] + counts.ties_both[0]), int(counts.pairs[0])
+
+
+def system_pairwise_accuracy(human, metric) -> float:
+    """Pairwise accuracy of system scores (Kocmi et al. 2021; ``stats.Agreement`` ties).
+
+    Args:
+        human, metric: shape (S,); NaN in ``human`` = system not judged.
+
+    Returns:
+        agreeing pairs / counted pairs (see :func:`system_pairwise_agreement`).
+    """
+    agree, pairs = system_pairwise_agreement(human, metric)
+    return agree / pairs
