@@ -331,3 +331,25 @@ def test_seeda_eps0_without_human_ties_equals_wmt_sentence_variant(data_root, se
         # and the search runs on the real data, reporting a candidate |dm| of the data
         opt = tie_calibrated_accuracy(human, m)
         assert opt.acc_eq >= tie_calibrated_accuracy(human, m, epsilon=0.0).acc_eq
+
+
+def test_epsilon_calibrated_on_dev_applied_to_test():
+    # Dev: h = [2, 2, 1], m = [0.5, 0.4, 0.0]: (0,1) human tie, |dm| 0.1; (0,2) C, |dm| 0.5;
+    #   (1,2) C, |dm| 0.4.  eps 0: T_h, C, C -> 2/3; eps 0.1: T_hm, C, C -> 1 (best);
+    #   eps 0.4: T_hm, C, T_m -> 2/3; eps 0.5: T_hm, T_m, T_m -> 1/3.  eps* = |0.5 - 0.4|.
+    eps = calibrate_epsilon([[2, 2, 1]], [[0.5, 0.4, 0.0]])
+    assert eps == abs(0.5 - 0.4)
+    # Test: h = [1, 1, 3], m = [0.30, 0.25, 0.9]: (0,1) human tie, |dm| 0.05 <= eps -> T_hm;
+    #   (0,2) h<, m< C; (1,2) C -> acc_eq 3/3 = 1, tau_eq 1 (at eps 0 it would be 2/3).
+    r = tie_calibrated_accuracy([[1, 1, 3]], [[0.30, 0.25, 0.9]], epsilon=eps)
+    assert (r.acc_eq, r.tau_eq, r.epsilon, r.calibrated) == (1.0, 1.0, eps, False)
+    assert tie_calibrated_accuracy([[1, 1, 3]], [[0.30, 0.25, 0.9]], epsilon=0).acc_eq == pytest.approx(2 / 3)
+
+
+def test_tau_eq_objective():
+    # GOLD5/METRIC5 (|dm| per pair listed in test_stats_test_kendall_with_ties_opt):
+    #   eps 0:   C6 D3 T_h1        -> tau_eq (6 - 3 - 1)/10 = 0.2
+    #   eps 0.5: C6 D2 T_m1 T_hm1  -> (6 + 1 - 2 - 1)/10 = 0.4   (best)
+    #   eps 1:   C5 D1 T_m3 T_hm1  -> (5 + 1 - 1 - 3)/10 = 0.2; larger eps only turn C into T_m.
+    r = tie_calibrated_accuracy(GOLD5, METRIC5, average="none", objective="tau_eq")
+    assert (r.epsilon, r.tau_eq, r.acc_eq) == (0.5, pytest.approx(0.4), pytest.approx(0.7))
