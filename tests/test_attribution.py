@@ -276,3 +276,33 @@ def test_plot_segments():
     edits = (Edit.span(1, 2, "B", "R:X"), Edit.span(1, 1, "new", "M:X"), Edit.span(3, 4, "", "U:X"))
     att = Attribution("a b c d", "a new B c", 0.0, 0.0, edits, np.zeros(3), "add")
     assert segments(att) == [("a", None), ("∅ → new", 1), ("b → B", 0), ("c", None), ("d → ∅", 2)]
+
+
+# ----------------------------------------------------------------------------- real data
+@pytest.mark.slow
+@pytest.mark.ci
+def test_seeda_sentences_efficiency_and_pipeline_scores(data_root):
+    """20 SEEDA sentences of one system, SentERRANT: sent_score and src_score equal the scores the
+    meta-evaluation pipeline gives the hypothesis and the source (Task statistics), and the
+    Shapley values (exact up to 6 edits, sampled beyond) sum to sent_score - src_score."""
+    from gec_meta.analysis.attribution import attribute
+    from gec_meta.api import load_dataset, load_metric, load_refset
+    from gec_meta.meta.task import compute_statistics
+
+    ds = load_dataset("seeda", setting="base", root=data_root)
+    refs = load_refset("official", ds, data_root)
+    metric = load_metric("senterrant")
+    n = 20
+    sources = list(ds.sources[:n])
+    hyps = list(ds.hypotheses[0][:n])
+    texts = [t[:n] for t in refs.for_metric(metric.reference_kind)]
+    atts = attribute(metric, sources, hyps, texts, "shapley", max_exact_edits=6, num_samples=200, seed=0)
+    stats = compute_statistics(metric, sources, [hyps, sources], texts)
+    pipeline = metric.sentence_scores(stats)  # (2, n): the hypothesis, the source
+    np.testing.assert_array_equal([a.sent_score for a in atts], pipeline[0])
+    np.testing.assert_array_equal([a.src_score for a in atts], pipeline[1])
+    assert sum(len(a.edits) for a in atts) > 20 and any(a.sampled for a in atts)  # line 2: 7 edits
+    for a in atts:
+        assert a.attribution.sum() == pytest.approx(a.sent_score - a.src_score, abs=1e-9)
+    summary = summarize_by_type(atts)
+    assert summary["ALL"]["count"] == sum(len(a.edits) for a in atts)
