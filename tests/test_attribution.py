@@ -141,6 +141,12 @@ def test_sampled_shapley_converges_and_is_seeded():
     other = attribute_edits(game, [src], [edits], None, "shapley", max_exact_edits=0,
                             num_samples=50, seed=4, use_cache=False)[0]
     assert not np.array_equal(other.attribution, sampled.attribution)
+    # A sentence's orders depend on (seed, its number), not on the other sentences of the call.
+    pair = attribute_edits(game, [SRC, src], [EDITS, edits], None, "shapley", max_exact_edits=0,
+                           num_samples=50, seed=4, use_cache=False)
+    alone = attribute_edits(game, [src], [edits], None, "shapley", max_exact_edits=0,
+                            num_samples=50, seed=4, sentence_ids=[1], use_cache=False)[0]
+    np.testing.assert_array_equal(pair[1].attribution, alone.attribution)
 
 
 def test_one_deduplicated_metric_call():

@@ -284,6 +284,7 @@ def attribute_edits(
     max_exact_edits: int = MAX_EXACT_EDITS,
     num_samples: int = NUM_SAMPLES,
     seed: int = 0,
+    sentence_ids: Sequence[int] | None = None,
     normalize: bool = False,
     use_cache: bool = True,
 ) -> list[Attribution]:
@@ -298,7 +299,10 @@ def attribute_edits(
             edits must give them); None = the sources with all edits applied.
         max_exact_edits: exact Shapley values up to this many edits, sampled beyond.
         num_samples: edit orders per sentence for sampled Shapley values.
-        seed: sampled orders of sentence n come from ``numpy.random.default_rng([seed, n])``.
+        seed: sampled orders of sentence n come from ``numpy.random.default_rng([seed, id_n])``.
+        sentence_ids: shape (N,), the sentences' 0-based numbers in their file (seeding and
+            error messages); default 0 .. N-1.  A sentence attributed alone (``--line``) then
+            gets the same sampled orders as in a run over the whole file.
         normalize: rescale ``add``/``sub`` values to sum to sent_score - src_score.
 
     Returns:
@@ -314,13 +318,16 @@ def attribute_edits(
         raise ConfigError(f"max_exact_edits must be >= 0 and num_samples >= 1, got {max_exact_edits}, {num_samples}")
     if len(edits) != len(sources):
         raise ValueError(f"{len(edits)} edit lists for {len(sources)} sources")
-    plans = [plan(method, len(e), max_exact_edits, num_samples, np.random.default_rng([seed, n]))
-             for n, e in enumerate(edits)]
+    ids = list(range(len(sources))) if sentence_ids is None else [int(i) for i in sentence_ids]
+    if len(ids) != len(sources):
+        raise ValueError(f"{len(ids)} sentence ids for {len(sources)} sources")
+    plans = [plan(method, len(e), max_exact_edits, num_samples, np.random.default_rng([seed, i]))
+             for i, e in zip(ids, edits)]
     full_texts = [apply_coalition(src, e, full_mask(len(e))) for src, e in zip(sources, edits)]
     if hypotheses is not None:
         for n, (hyp, text) in enumerate(zip(hypotheses, full_texts)):
             if " ".join(hyp.split()) != text:
-                raise DataError(f"sentence #{n} (line {n + 1}): applying its ERRANT edits gives {text!r}, "
+                raise DataError(f"sentence #{ids[n]} (line {ids[n] + 1}): applying its ERRANT edits gives {text!r}, "
                                 f"not the hypothesis {hyp!r}")
     # One deduplicated metric call over every coalition sentence of every sentence.
     index: dict[tuple[int, str], int] = {}

@@ -79,7 +79,7 @@ def run(args) -> tuple[list[str], list]:
     if args.png and len(lines) != 1:
         raise ConfigError(f"--png draws one sentence: give --line N ({args.src} has {len(lines)} lines)")
     atts = attribute(metric, sources, hyps, refs, args.method, max_exact_edits=args.max_exact_edits,
-                     num_samples=args.num_samples, seed=args.seed, normalize=args.normalize)
+                     num_samples=args.num_samples, seed=args.seed, sentence_ids=lines, normalize=args.normalize)
     return [f"line {n + 1}" for n in lines], atts
 
 
