@@ -9,6 +9,13 @@
 
 :func:`meta_evaluate` builds a :class:`gec_meta.meta.task.Task` and runs it; build a ``Task``
 yourself for stages 1 + 2 only (``Task(...).score()``: statistics and system scores).
+
+Edit-level attribution (:mod:`gec_meta.analysis.attribution`)::
+
+    from gec_meta.api import attribute
+    att = attribute("This are a sentences .", "This is a sentence .", ["This is a sentence ."],
+                    metric="sentm2", method="shapley")
+    att.to_json()        # {"src_score", "sent_score", "edits": [[start, end, correction, type]], "attribution"}
 """
 
 from __future__ import annotations
@@ -78,5 +85,50 @@ def meta_evaluate(
     return Task(dataset, metric, agg, refs, **options).run()
 
 
-__all__ = ["load_metric", "load_dataset", "load_refset", "load_aggregation", "meta_evaluate", "metric_config",
+def attribute(
+    sources: str | Sequence[str],
+    hypotheses: str | Sequence[str],
+    references: Sequence[str] | Sequence[Sequence[str]] | References | None = None,
+    metric: str | Metric = "sentm2",
+    method: str = "shapley",
+    **options,
+):
+    """Edit-level attribution of sentence scores (:mod:`gec_meta.analysis.attribution`).
+
+    Args:
+        sources, hypotheses: one tokenised sentence each (str), or shape (N,).
+        references: for one sentence, its references, shape (R,); for N sentences, shape (R, N)
+            or a :class:`References`; None for reference-free metrics.  Text references give
+            M2-based metrics ERRANT-extracted gold edits.
+        metric: a ``conf/metric`` name or a :class:`Metric`.
+        method: ``add``, ``sub`` or ``shapley``.
+        options: :func:`gec_meta.analysis.attribution.attribute_edits` keywords
+            (``max_exact_edits``, ``num_samples``, ``seed``, ``normalize``, ``use_cache``).
+
+    Returns:
+        One :class:`~gec_meta.analysis.attribution.Attribution` for one sentence, else a list of N.
+    """
+    from gec_meta.analysis.attribution import attribute as attribute_sentences
+
+    single = isinstance(sources, str)
+    if single != isinstance(hypotheses, str):
+        raise ValueError("give one source and one hypothesis, or sequences of both")
+    srcs = [sources] if single else list(sources)
+    hyps = [hypotheses] if single else list(hypotheses)
+    m = load_metric(metric) if isinstance(metric, str) else metric
+    refs = None
+    if m.needs_references:
+        if references is None:
+            raise ConfigError(f"metric {m.name} needs references")
+        if not isinstance(references, References):
+            texts = [[r] for r in references] if single else [list(r) for r in references]
+            references = References("given", tuple(f"ref{k}" for k in range(len(texts))),
+                                    tuple(tuple(t) for t in texts), None, {"gold_edits": "errant"},
+                                    sources=tuple(srcs))
+        refs = references.for_metric(getattr(m, "reference_kind", "text"))
+    out = attribute_sentences(m, srcs, hyps, refs, method, **options)
+    return out[0] if single else out
+
+
+__all__ = ["attribute", "load_metric", "load_dataset", "load_refset", "load_aggregation", "meta_evaluate", "metric_config",
            "Task", "Result", "Scored"]

@@ -4,6 +4,7 @@
     gec-meta score --src SRC --hyp A B --ref R1 R2 --metric pt_m2 -c encoder=minilm --aggregation trueskill --json
     gec-meta rank  --src SRC --hyp A B C --ref R1 R2 --metric gleu_corrected --aggregation default trueskill
     gec-meta errant-types --src SRC --hyp SYS.txt --ref R1 R2 [--cat 3]
+    gec-meta attribute --src SRC --hyp SYS.txt --ref R1 --metric sentm2 --method shapley [--json] [--png P]
     gec-meta uot-align --dataset seeda --system GPT-3.5 --sentence 12 [--encoder minilm]
     gec-meta data [--dest DIR] [--mirror DIR]     # fetch the benchmarks (sha256-verified)
 
@@ -185,6 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--cat", type=int, default=3, choices=[1, 2, 3])
     p.add_argument("--beta", type=float, default=0.5)
     p.add_argument("--json", action="store_true")
+    sub.add_parser("attribute", add_help=False,
+                   help="each hypothesis edit's contribution to a sentence-level score (add, sub, Shapley)")
     sub.add_parser("uot-align", add_help=False,
                    help="UOT-ERRANT transport plan of one sentence (printed and as a PNG heatmap)")
     sub.add_parser("data", add_help=False,
@@ -201,6 +204,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(ap: argparse.ArgumentParser, argv: list[str]) -> int:
+    if argv[:1] == ["attribute"]:
+        from gec_meta.cli.attribute import main as attribute_main
+
+        return attribute_main(argv[1:])
     if argv[:1] == ["uot-align"]:
         from gec_meta.cli.uot_align import main as uot_main
 

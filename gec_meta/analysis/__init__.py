@@ -1,0 +1,1 @@
+"""Analyses of what a metric rewards: edit-level attribution (:mod:`.attribution`)."""
