@@ -4,6 +4,7 @@ content-addressed result store."""
 from __future__ import annotations
 
 from gec_meta.cache import KeyValueStore
+from gec_meta.devices import resolve_device
 from gec_meta.models.loading import ModelRef, package_version, resolve
 
 
@@ -16,6 +17,9 @@ class CachedModel:
         batch_size: texts per forward pass.
         max_length: tokens kept per text; longer ones are truncated.
         use_cache: keep results on disk (``$GEC_META_CACHE``).
+        device: ``auto``, ``cpu``, ``cuda``, ``cuda:N`` or ``mps``
+            (:func:`gec_meta.devices.resolve_device`); :attr:`device` holds the resolved one. Not
+            part of :attr:`identity` (the cache namespace): results on any device are shared.
         model_obj, tokenizer_obj: already built objects (tests); ``model`` then only names them
             and nothing is cached on disk.
     """
@@ -23,11 +27,14 @@ class CachedModel:
     kind = "model"  # first field of the identity
 
     def __init__(self, model: str, config_key: str, batch_size: int, max_length: int,
-                 use_cache: bool = True, model_obj=None, tokenizer_obj=None):
+                 use_cache: bool = True, model_obj=None, tokenizer_obj=None, device: str = "auto"):
         self.name = model
+        self.device = resolve_device(device, config_key.rsplit(".", 1)[0] + ".device")
         self.config_key = config_key
         self.batch_size = batch_size
         self.max_length = max_length
+        if model_obj is not None and hasattr(model_obj, "to"):
+            model_obj = model_obj.to(self.device)  # an nn.Module moves in place
         self._model, self._tokenizer = model_obj, tokenizer_obj
         if model_obj is not None:
             self.ref = ModelRef(model, model, None, True, f"{model}@object{id(model_obj)}")
