@@ -90,6 +90,12 @@ def devices_of(component) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+def to_device(model, device: str):
+    """``model`` moved to ``device`` (a torch ``nn.Module`` moves in place); anything else (a
+    test double) is returned as it is."""
+    return model.to(device) if hasattr(model, "to") else model
+
+
 def _torch():
     """torch, or None when it is not installed (then only the CPU exists)."""
     if importlib.util.find_spec("torch") is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from gec_meta.devices import resolve_device
+from gec_meta.devices import resolve_device, to_device
 from gec_meta.llm.backends import (Answer, ChatBackend, Decoding, LLMBackendError, Messages,
                                    integer_object_schema)
 
@@ -41,19 +41,15 @@ class TransformersChat(ChatBackend):
                  config_key: str = "llm", model_obj=None, tokenizer_obj=None, device: str = "auto"):
         super().__init__(model, temperature, seed, max_new_tokens, system_prompt,
                          use_cache and model_obj is None, flush_every, config_key, structured)
-        from gec_meta.models.loading import ModelRef, resolve
+        from gec_meta.models.loading import model_ref
 
         self.threads = threads
         self.device = resolve_device(device, f"{config_key}.device")
         self.reuse_prefix = bool(reuse_prefix)
         self._prefix = None
-        if model_obj is not None and hasattr(model_obj, "to"):
-            model_obj = model_obj.to(self.device)  # an nn.Module moves in place
-        self._model, self._tokenizer = model_obj, tokenizer_obj
-        if model_obj is not None:
-            self.ref = ModelRef(model, model, None, True, f"{model}@object{id(model_obj)}")
-        else:
-            self.ref = resolve(model, f"{config_key}.model")
+        self._model = None if model_obj is None else to_device(model_obj, self.device)
+        self._tokenizer = tokenizer_obj
+        self.ref = model_ref(model, f"{config_key}.model", model_obj)
 
     def model_identity(self) -> str:
         from gec_meta.models.loading import package_version

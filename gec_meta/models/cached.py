@@ -4,8 +4,8 @@ content-addressed result store."""
 from __future__ import annotations
 
 from gec_meta.cache import KeyValueStore
-from gec_meta.devices import resolve_device
-from gec_meta.models.loading import ModelRef, package_version, resolve
+from gec_meta.devices import resolve_device, to_device
+from gec_meta.models.loading import model_ref, package_version
 
 
 class CachedModel:
@@ -33,13 +33,9 @@ class CachedModel:
         self.config_key = config_key
         self.batch_size = batch_size
         self.max_length = max_length
-        if model_obj is not None and hasattr(model_obj, "to"):
-            model_obj = model_obj.to(self.device)  # an nn.Module moves in place
-        self._model, self._tokenizer = model_obj, tokenizer_obj
-        if model_obj is not None:
-            self.ref = ModelRef(model, model, None, True, f"{model}@object{id(model_obj)}")
-        else:
-            self.ref = resolve(model, config_key)
+        self._model = None if model_obj is None else to_device(model_obj, self.device)
+        self._tokenizer = tokenizer_obj
+        self.ref = model_ref(model, config_key, model_obj)
         self._use_cache = use_cache and model_obj is None
         self._store: KeyValueStore | None = None
 
