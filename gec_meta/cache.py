@@ -8,7 +8,8 @@ different input or a different tool:
   outputs, per-sentence statistics).  A namespace is a folder of immutable shard files; new
   entries are written as a new shard via a temporary file and ``os.replace`` (atomic on POSIX),
   so concurrent writers (parallel sweep jobs) never corrupt each other: at worst two jobs
-  compute and store the same value twice.
+  compute and store the same value twice.  Temporary files (``.<name>.XXXX.tmp``) never match
+  a shard pattern, so a job opening a store never reads or drops another job's unfinished one.
 * :class:`ArrayStore` — many arrays of one dtype (encoder token states).  Each flush writes
   one shard: a flat ``.npy`` buffer plus a small index (key -> offset, shape).  Shards are
   opened memory-mapped, so a job touches only the pages of the arrays it reads and the OS
@@ -171,8 +172,12 @@ def _try_write(path: Path, data: bytes) -> bool:
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then rename it to ``path`` (atomic on
+    POSIX and on NFS, whose server performs the rename). The temporary name ends in ``.tmp``, so
+    it never matches a shard pattern (``*.kvs``, ``*.index``): a job opening the store meanwhile
+    neither reads the unfinished file nor deletes it as corrupt."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -34,6 +34,7 @@ from typing import Sequence
 import numpy as np
 
 from gec_meta.cache import ArrayStore, code_version, text_hash
+from gec_meta.devices import resolve_device
 from gec_meta.errors import ConfigError
 from gec_meta.encoders.batching import length_batches, unique
 from gec_meta.encoders.loading import ModelSource, load_pretrained, resolve_model
@@ -80,7 +81,10 @@ class Encoder:
         pooling: ``mean`` (over all positions incl. special tokens) or ``cls``.
         max_length: tokens per text incl. special tokens (longer texts are truncated).
         batch_size: texts per forward pass.
-        device: torch device (``cpu`` default).
+        device: ``auto`` (CUDA, then MPS, then CPU), ``cpu``, ``cuda``, ``cuda:N`` or ``mps``
+            (:func:`gec_meta.devices.resolve_device`); :attr:`device` holds the resolved one.
+            Not part of :meth:`signature` (the cache namespace): states computed on any device
+            are served to every device.
         threads: ``torch.set_num_threads``; None = torch's own choice (configs pass the run's
             ``threads``).
         tokenizer_options: extra ``AutoTokenizer.from_pretrained`` options (e.g.
@@ -97,7 +101,7 @@ class Encoder:
         pooling: str = "mean",
         max_length: int = 512,
         batch_size: int = 64,
-        device: str = "cpu",
+        device: str = "auto",
         threads: int | None = None,
         tokenizer_options: dict | None = None,
         progress: bool = True,
@@ -115,7 +119,7 @@ class Encoder:
         self.pooling = pooling
         self.max_length = int(max_length)
         self.batch_size = int(batch_size)
-        self.device = device
+        self.device = resolve_device(device, "encoder.device")
         self.threads = threads
         self.tokenizer_options = dict(tokenizer_options or {})
         self.progress = progress

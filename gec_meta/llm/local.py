@@ -1,10 +1,11 @@
-"""The local chat backend: a transformers causal LM on the CPU through its chat template, with
+"""The local chat backend: a transformers causal LM (on ``device``) through its chat template, with
 JSON-schema-constrained output (see :mod:`gec_meta.llm.backends` for the cache and decoding)."""
 
 from __future__ import annotations
 
 import json
 
+from gec_meta.devices import resolve_device, to_device
 from gec_meta.llm.backends import (Answer, ChatBackend, Decoding, LLMBackendError, Messages,
                                    integer_object_schema)
 
@@ -20,6 +21,9 @@ class TransformersChat(ChatBackend):
         model: hub id (local Hub cache), folder, ``.gguf`` file or ``pkg://...`` (GGUF files are
             dequantised to float32 by transformers, ``gguf_file=``).
         threads: ``torch.set_num_threads`` (None: torch's default; configs pass the run's ``threads``).
+        device: ``auto`` (CUDA, then MPS, then CPU), ``cpu``, ``cuda``, ``cuda:N`` or ``mps``
+            (:func:`gec_meta.devices.resolve_device`); :attr:`device` holds the resolved one. Not
+            part of the cache identity: answers are shared across devices.
         structured: constrain answers to the caller's JSON schema (module docstring).
         reuse_prefix: structured output reuses the key/value cache of the tokens a prompt
             shares with the first prompt of the process (the chat header and the instructions,
@@ -34,19 +38,18 @@ class TransformersChat(ChatBackend):
     def __init__(self, model: str, temperature: float = 0.0, seed: int = 0, max_new_tokens: int = 128,
                  system_prompt: str | None = None, use_cache: bool = True, flush_every: int = 10,
                  threads: int | None = None, structured: bool = False, reuse_prefix: bool = True,
-                 config_key: str = "llm", model_obj=None, tokenizer_obj=None):
+                 config_key: str = "llm", model_obj=None, tokenizer_obj=None, device: str = "auto"):
         super().__init__(model, temperature, seed, max_new_tokens, system_prompt,
                          use_cache and model_obj is None, flush_every, config_key, structured)
-        from gec_meta.models.loading import ModelRef, resolve
+        from gec_meta.models.loading import model_ref
 
         self.threads = threads
+        self.device = resolve_device(device, f"{config_key}.device")
         self.reuse_prefix = bool(reuse_prefix)
         self._prefix = None
-        self._model, self._tokenizer = model_obj, tokenizer_obj
-        if model_obj is not None:
-            self.ref = ModelRef(model, model, None, True, f"{model}@object{id(model_obj)}")
-        else:
-            self.ref = resolve(model, f"{config_key}.model")
+        self._model = None if model_obj is None else to_device(model_obj, self.device)
+        self._tokenizer = tokenizer_obj
+        self.ref = model_ref(model, f"{config_key}.model", model_obj)
 
     def model_identity(self) -> str:
         from gec_meta.models.loading import package_version
@@ -80,13 +83,13 @@ class TransformersChat(ChatBackend):
                 torch.set_num_threads(n)
             self._model = load(AutoModelForCausalLM, self.ref, f"{self.config_key}.model", "model",
                                dtype=torch.float32)
-            self._model.eval()
+            self._model.eval().to(self.device)
         return self._model
 
     def _encode(self, messages: Messages):
         enc = self.tokenizer.apply_chat_template(list(messages), add_generation_prompt=True, return_dict=True,
                                                  return_tensors="pt")
-        return {"input_ids": enc["input_ids"], "attention_mask": enc["attention_mask"]}
+        return {"input_ids": enc["input_ids"].to(self.device), "attention_mask": enc["attention_mask"].to(self.device)}
 
     def count_tokens(self, messages: Messages) -> tuple[int, bool]:
         return int(self._encode(messages)["input_ids"].shape[1]), True
@@ -173,11 +176,12 @@ class TransformersChat(ChatBackend):
             pending = prompt_ids[done:]
             for i, key in enumerate(keys):
                 pending += tok(("{" if i == 0 else ", ") + json.dumps(key) + ":", add_special_tokens=False)["input_ids"]
-                out = model(input_ids=torch.tensor([pending]), past_key_values=past, use_cache=True)
+                out = model(input_ids=torch.tensor([pending], device=self.device), past_key_values=past,
+                            use_cache=True)
                 past = out.past_key_values
                 if self._prefix is None and self.reuse_prefix:
                     self._store_prefix(prompt_ids, past)
-                logits = out.logits[0, -1, cand_ids].float()
+                logits = out.logits[0, -1].float().cpu()[cand_ids]  # the sampling generator is a CPU one
                 # A value's logit: log-sum-exp over its spellings; P(value) renormalised over the
                 # allowed values. Greedy takes the most probable value, sampling draws one at the
                 # decoding temperature; the token is the value's most probable spelling.

@@ -180,11 +180,16 @@ class Metric(abc.ABC):
         return {f.name: getattr(self, f.name) for f in fields(self) if f.repr}
 
     def signature(self) -> str:
-        """Description of this metric for result signatures, e.g. ``errant(beta=0.5,v=1)``."""
+        """Description of this metric for result signatures, e.g. ``errant(beta=0.5,v=1)``;
+        a metric with models also names the device they ran on (``device=cpu``,
+        :func:`gec_meta.devices.devices_of`), which :meth:`cache_key` leaves out."""
+        from gec_meta.devices import devices_of
         from gec_meta.meta.signature import component
 
         ties = {"ties": self.tie_tolerance} if self.tie_tolerance else {}
-        return component(self.name, {**self.options(), **ties, "v": self.version})
+        devices = devices_of(self)
+        device = {"device": "+".join(devices)} if devices else {}
+        return component(self.name, {**self.options(), **ties, **device, "v": self.version})
 
     def cache_key(self) -> str:
         """Identity of the statistics this metric produces (options that affect stage 1).

@@ -4,7 +4,8 @@ content-addressed result store."""
 from __future__ import annotations
 
 from gec_meta.cache import KeyValueStore
-from gec_meta.models.loading import ModelRef, package_version, resolve
+from gec_meta.devices import resolve_device, to_device
+from gec_meta.models.loading import model_ref, package_version
 
 
 class CachedModel:
@@ -16,6 +17,9 @@ class CachedModel:
         batch_size: texts per forward pass.
         max_length: tokens kept per text; longer ones are truncated.
         use_cache: keep results on disk (``$GEC_META_CACHE``).
+        device: ``auto``, ``cpu``, ``cuda``, ``cuda:N`` or ``mps``
+            (:func:`gec_meta.devices.resolve_device`); :attr:`device` holds the resolved one. Not
+            part of :attr:`identity` (the cache namespace): results on any device are shared.
         model_obj, tokenizer_obj: already built objects (tests); ``model`` then only names them
             and nothing is cached on disk.
     """
@@ -23,16 +27,15 @@ class CachedModel:
     kind = "model"  # first field of the identity
 
     def __init__(self, model: str, config_key: str, batch_size: int, max_length: int,
-                 use_cache: bool = True, model_obj=None, tokenizer_obj=None):
+                 use_cache: bool = True, model_obj=None, tokenizer_obj=None, device: str = "auto"):
         self.name = model
+        self.device = resolve_device(device, config_key.rsplit(".", 1)[0] + ".device")
         self.config_key = config_key
         self.batch_size = batch_size
         self.max_length = max_length
-        self._model, self._tokenizer = model_obj, tokenizer_obj
-        if model_obj is not None:
-            self.ref = ModelRef(model, model, None, True, f"{model}@object{id(model_obj)}")
-        else:
-            self.ref = resolve(model, config_key)
+        self._model = None if model_obj is None else to_device(model_obj, self.device)
+        self._tokenizer = tokenizer_obj
+        self.ref = model_ref(model, config_key, model_obj)
         self._use_cache = use_cache and model_obj is None
         self._store: KeyValueStore | None = None
 

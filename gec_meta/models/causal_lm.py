@@ -34,14 +34,15 @@ class CausalLM(CachedModel):
         config_key: the config key named in errors (``metric.model``).
         use_cache: keep results on disk (``$GEC_META_CACHE``).
         model_obj, tokenizer_obj: already built objects (tests); ``model`` then only names them.
+        device: where the LM runs (:class:`~gec_meta.models.cached.CachedModel`; default ``auto``).
     """
 
     kind = "causal-lm"
 
     def __init__(self, model: str, batch_size: int = 16, max_length: int = 512,
                  config_key: str = "metric.model", use_cache: bool = True,
-                 model_obj=None, tokenizer_obj=None):
-        super().__init__(model, config_key, batch_size, max_length, use_cache, model_obj, tokenizer_obj)
+                 model_obj=None, tokenizer_obj=None, device: str = "auto"):
+        super().__init__(model, config_key, batch_size, max_length, use_cache, model_obj, tokenizer_obj, device)
 
     def _load(self):
         if self._model is None:
@@ -51,7 +52,7 @@ class CausalLM(CachedModel):
             self._tokenizer = load(AutoTokenizer, self.ref, self.config_key, "tokenizer")
             self._model = load(AutoModelForCausalLM, self.ref, self.config_key, "model",
                                dtype=torch.float32)
-            self._model.eval()
+            self._model.eval().to(self.device)
         return self._model, self._tokenizer
 
     def bos_id(self, tokenizer) -> int:
@@ -76,6 +77,7 @@ class CausalLM(CachedModel):
             for j, i in enumerate(batch):
                 input_ids[j, : len(ids[i])] = torch.tensor(ids[i])
                 mask[j, : len(ids[i])] = 1
+            input_ids, mask = input_ids.to(self.device), mask.to(self.device)
             with torch.no_grad():
                 logits = model(input_ids=input_ids, attention_mask=mask).logits.float()
             logp = torch.log_softmax(logits[:, :-1], dim=-1)
@@ -108,6 +110,6 @@ class CausalLM(CachedModel):
 
 
 @functools.lru_cache(maxsize=4)
-def shared_lm(model: str, batch_size: int, max_length: int, config_key: str) -> CausalLM:
+def shared_lm(model: str, batch_size: int, max_length: int, config_key: str, device: str = "auto") -> CausalLM:
     """One :class:`CausalLM` per configuration per process (the model loads once)."""
-    return CausalLM(model, batch_size, max_length, config_key)
+    return CausalLM(model, batch_size, max_length, config_key, device=device)

@@ -65,6 +65,14 @@ def resolve(name: str, config_key: str) -> ModelRef:
     return ModelRef(name, src.path, None, src.local, src.identity)
 
 
+def model_ref(name: str, config_key: str, model_obj=None) -> ModelRef:
+    """:func:`resolve`, or for an already built model object (tests) a reference that only
+    names it (its identity is unique to the object, so nothing it computes is shared)."""
+    if model_obj is not None:
+        return ModelRef(name, name, None, True, f"{name}@object{id(model_obj)}")
+    return resolve(name, config_key)
+
+
 def load(cls, ref: ModelRef, config_key: str, what: str = "model", **kwargs):
     """``cls.from_pretrained`` for a resolved model, raising :class:`ModelLoadError` that names
     ``config_key`` and the ways to provide the model."""

@@ -25,8 +25,8 @@ class _Base(CachedModel):
     auto_class = "AutoModel"
 
     def __init__(self, model: str, config_key: str, batch_size: int = 32, max_length: int = 128,
-                 use_cache: bool = True, model_obj=None, tokenizer_obj=None):
-        super().__init__(model, config_key, batch_size, max_length, use_cache, model_obj, tokenizer_obj)
+                 use_cache: bool = True, model_obj=None, tokenizer_obj=None, device: str = "auto"):
+        super().__init__(model, config_key, batch_size, max_length, use_cache, model_obj, tokenizer_obj, device)
 
     @property
     def kind(self) -> str:
@@ -38,13 +38,14 @@ class _Base(CachedModel):
 
             cls = getattr(transformers, self.auto_class)
             self._tokenizer = load(transformers.AutoTokenizer, self.ref, self.config_key, "tokenizer")
-            self._model = load(cls, self.ref, self.config_key, "model")
+            self._model = load(cls, self.ref, self.config_key, "model").to(self.device)
         self._model.eval()
         return self._model, self._tokenizer
 
     def _encode(self, tok, first: list[str], second: list[str] | None):
+        """The tokenised batch, on :attr:`device`."""
         return tok(first, second, padding=True, truncation=True, max_length=self.max_length,
-                   return_tensors="pt")
+                   return_tensors="pt").to(self.device)
 
     def _cached(self, items: Sequence, compute) -> np.ndarray:
         distinct, inverse = unique(list(items))

@@ -22,6 +22,7 @@ from gec_meta.cache import KeyValueStore, text_hash
 from gec_meta.encoders.batching import length_batches, unique
 from gec_meta.encoders.encoder import _library_versions
 from gec_meta.encoders.loading import load_pretrained, resolve_model
+from gec_meta.devices import resolve_device
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.neural.pair import PairScoreMetric
 
@@ -35,7 +36,8 @@ class BARTScoreScorer:
         revision: hub revision.
         max_length: tokens per side (bart_score's default 1024).
         batch_size: pairs per forward pass.
-        device: torch device.
+        device: ``auto`` (CUDA, then MPS, then CPU), ``cpu``, ``cuda``, ``cuda:N`` or ``mps``
+            (:func:`gec_meta.devices.resolve_device`); not part of the signature's cache namespace.
         threads: ``torch.set_num_threads`` (None: torch's choice; configs pass the run's ``threads``).
         cache: use the on-disk cache.
     """
@@ -44,7 +46,7 @@ class BARTScoreScorer:
     unit_weights: ClassVar[bool] = False
 
     def __init__(self, model: str, revision: str | None = None, max_length: int = 1024,
-                 batch_size: int = 16, device: str = "cpu", threads: int | None = None,
+                 batch_size: int = 16, device: str = "auto", threads: int | None = None,
                  cache: bool = True):
         if batch_size < 1:
             raise ConfigError(f"scorer.batch_size must be >= 1, got {batch_size}")
@@ -52,7 +54,7 @@ class BARTScoreScorer:
         self.revision = revision
         self.max_length = int(max_length)
         self.batch_size = int(batch_size)
-        self.device = device
+        self.device = resolve_device(device, "scorer.device")
         self.threads = threads
         self.use_cache = cache
         self._model = self._tokenizer = self._store = None

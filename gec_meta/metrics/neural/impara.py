@@ -21,6 +21,7 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
+from gec_meta.devices import resolve_device
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import Metric
 
@@ -37,6 +38,8 @@ class IMPARA(Metric):
         model_se: similarity encoder (``bert-base-cased``).
         threshold: 0.9.  Stage 2 only.
         batch_size, max_length: 32, 128.
+        device: where both models run (``auto``: CUDA, then MPS, then CPU; see
+            :func:`gec_meta.devices.resolve_device`); in the signature, not in the cache key.
         models_: already built ``(qe, se)`` (:class:`SequenceRegressor`, :class:`MeanPooledSimilarity`)
             for tests.
     """
@@ -47,6 +50,7 @@ class IMPARA(Metric):
     batch_size: int = 32
     max_length: int = 128
     models_: tuple | None = field(default=None, repr=False, compare=False)
+    device: str = field(default="auto", repr=False, compare=False, kw_only=True)
 
     name: ClassVar[str] = "impara"
     version: ClassVar[str] = "1"
@@ -56,14 +60,17 @@ class IMPARA(Metric):
     def __post_init__(self):
         if not -1.0 <= self.threshold <= 1.01:
             raise ConfigError(f"metric.threshold must be a cosine similarity threshold, got {self.threshold!r}")
+        object.__setattr__(self, "device", resolve_device(self.device, "metric.device"))  # fails here, not mid-run
 
     def models(self):
         if self.models_ is not None:
             return self.models_
         from gec_meta.models.regressors import MeanPooledSimilarity, SequenceRegressor
 
-        return (SequenceRegressor(self.model_qe, "metric.model_qe", self.batch_size, self.max_length),
-                MeanPooledSimilarity(self.model_se, "metric.model_se", self.batch_size, self.max_length))
+        return (SequenceRegressor(self.model_qe, "metric.model_qe", self.batch_size, self.max_length,
+                                  device=self.device),
+                MeanPooledSimilarity(self.model_se, "metric.model_se", self.batch_size, self.max_length,
+                                     device=self.device))
 
     def stats_options(self) -> dict[str, object]:
         qe, se = self.models()

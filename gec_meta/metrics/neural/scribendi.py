@@ -31,6 +31,7 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
+from gec_meta.devices import resolve_device
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import Metric
 
@@ -74,6 +75,8 @@ class Scribendi(Metric):
         batch_size, max_length: LM batching and truncation (LM tokens).
         lm: an already built :class:`gec_meta.models.causal_lm.CausalLM` (tests); not part of
             the identity beyond its own identity string.
+        device: where the LM runs (``auto``: CUDA, then MPS, then CPU; see
+            :func:`gec_meta.devices.resolve_device`); in the signature, not in the cache key.
     """
 
     model: str = "gpt2"
@@ -81,6 +84,7 @@ class Scribendi(Metric):
     batch_size: int = 16
     max_length: int = 512
     lm: object = field(default=None, repr=False, compare=False)
+    device: str = field(default="auto", repr=False, compare=False, kw_only=True)
 
     name: ClassVar[str] = "scribendi"
     version: ClassVar[str] = "1"
@@ -90,13 +94,14 @@ class Scribendi(Metric):
     def __post_init__(self):
         if not 0.0 <= self.threshold <= 1.0:
             raise ConfigError(f"metric.threshold must be in [0, 1], got {self.threshold!r}")
+        object.__setattr__(self, "device", resolve_device(self.device, "metric.device"))  # fails here, not mid-run
 
     def language_model(self):
         if self.lm is not None:
             return self.lm
         from gec_meta.models.causal_lm import shared_lm
 
-        return shared_lm(self.model, self.batch_size, self.max_length, "metric.model")
+        return shared_lm(self.model, self.batch_size, self.max_length, "metric.model", self.device)
 
     def stats_options(self) -> dict[str, object]:
         # threshold only enters stage 2 (the score column is recomputed from the others).

@@ -24,6 +24,7 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
+from gec_meta.devices import resolve_device
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import Metric
 
@@ -39,6 +40,8 @@ class SOME(Metric):
         model_g, model_f, model_m: the grammaticality, fluency and meaning regressors.
         weight_g, weight_f, weight_m: 0.55, 0.43, 0.02 (Yoshimura et al. 2020).  Stage 2 only.
         batch_size, max_length: 32, 128 (the official scorer's max length).
+        device: where the regressors run (``auto``: CUDA, then MPS, then CPU; see
+            :func:`gec_meta.devices.resolve_device`); in the signature, not in the cache key.
         regressors: already built ``(g, f, m)`` :class:`gec_meta.models.regressors.SequenceRegressor`
             (tests).
     """
@@ -52,6 +55,7 @@ class SOME(Metric):
     batch_size: int = 32
     max_length: int = 128
     regressors: tuple | None = field(default=None, repr=False, compare=False)
+    device: str = field(default="auto", repr=False, compare=False, kw_only=True)
 
     name: ClassVar[str] = "some"
     version: ClassVar[str] = "1"
@@ -62,14 +66,15 @@ class SOME(Metric):
         for k in ("weight_g", "weight_f", "weight_m"):
             if getattr(self, k) < 0:
                 raise ConfigError(f"metric.{k} must be >= 0, got {getattr(self, k)!r}")
+        object.__setattr__(self, "device", resolve_device(self.device, "metric.device"))  # fails here, not mid-run
 
     def models(self):
         if self.regressors is not None:
             return self.regressors
         from gec_meta.models.regressors import SequenceRegressor
 
-        return tuple(SequenceRegressor(getattr(self, f"model_{k}"), f"metric.model_{k}", self.batch_size, self.max_length)
-                     for k in "gfm")
+        return tuple(SequenceRegressor(getattr(self, f"model_{k}"), f"metric.model_{k}", self.batch_size, self.max_length,
+                                       device=self.device) for k in "gfm")
 
     def stats_options(self) -> dict[str, object]:
         return {f"model_{k}": m.identity for k, m in zip("gfm", self.models())}
