@@ -301,3 +301,16 @@ def test_cli_needs_some_system(tmp_path, capsys):
     src = _write(tmp_path / "src.txt", "a b c\n")
     assert main(["score", "--src", str(src), "--ref", str(src), "--metric", "cleme_dependent"]) == 2
     assert "--hyp-m2" in capsys.readouterr().err
+
+
+def test_options_from_configs_and_their_errors():
+    from gec_meta.api import load_metric
+    from gec_meta.errors import ConfigError
+
+    metric = load_metric("cleme_dependent", reference_edits="gold", empty_hypothesis="cleme")
+    assert metric.reference_kind == "m2" and CLEME().reference_kind == "text"
+    assert "reference_edits=gold" in metric.signature() and "empty_hypothesis=cleme" in metric.signature()
+    with pytest.raises(ConfigError, match="metric.reference_edits"):
+        CLEME(reference_edits="m2")
+    with pytest.raises(ConfigError, match="metric.empty_hypothesis"):
+        CLEME(empty_hypothesis="drop")

@@ -66,7 +66,7 @@ from gec_meta.data.m2 import apply_edits as apply_gold_edits
 from gec_meta.edits.extract import errant_edit_sets
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import f_beta
-from gec_meta.metrics.edit.core import PRFMetric, given_edits
+from gec_meta.metrics.edit.core import PRFMetric, given_edits, reference_kind_for
 
 # (o_start, o_end, c_start, c_end) of one edit.
 Span = tuple[int, int, int, int]
@@ -302,10 +302,7 @@ class CLEME(PRFMetric):
         for k in ("tp_alpha", "fp_alpha", "fn_alpha"):
             if getattr(self, k) < 1:
                 raise ConfigError(f"metric.{k} must be >= 1, got {getattr(self, k)!r}")
-        if self.reference_edits not in ("extract", "gold"):
-            raise ConfigError(
-                f"metric.reference_edits must be 'extract' or 'gold', got {self.reference_edits!r}"
-            )
+        reference_kind_for(self.reference_edits)  # checks the value
         if self.empty_hypothesis not in ("score", "cleme"):
             raise ConfigError(
                 f"metric.empty_hypothesis must be 'score' or 'cleme', got {self.empty_hypothesis!r}"
@@ -313,7 +310,7 @@ class CLEME(PRFMetric):
 
     @property
     def reference_kind(self) -> str:
-        return "m2" if self.reference_edits == "gold" else "text"
+        return reference_kind_for(self.reference_edits)
 
     def options(self) -> dict[str, object]:
         # Shown only when not the default, so the signatures of existing results stay as they were.

@@ -81,6 +81,20 @@ def match_by_key(hyp_edits: Sequence[Edit], ref_edits: Sequence[Edit]) -> EditMa
     )
 
 
+def reference_kind_for(reference_edits: str) -> str:
+    """The reference kind (:meth:`gec_meta.data.refsets.References.for_metric`) a metric with a
+    ``reference_edits`` field reads: ``extract`` -> ``text`` (edits re-extracted from the
+    reference texts), ``gold`` -> ``m2`` (the reference set's gold edits as they are).
+
+    Raises:
+        ConfigError: another value.
+    """
+    kinds = {"extract": "text", "gold": "m2"}
+    if reference_edits not in kinds:
+        raise ConfigError(f"metric.reference_edits must be 'extract' or 'gold', got {reference_edits!r}")
+    return kinds[reference_edits]
+
+
 def given_edits(row: Sequence[str]) -> tuple[tuple, ...] | None:
     """The edits one system's sentences carry (a hypothesis M2 file's), or None.
 
