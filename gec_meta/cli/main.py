@@ -16,8 +16,9 @@ annotator 0); a file is M2 when it is named ``*.m2`` or starts like one (an ``S`
 M2 files of their edits (one annotator): every metric scores the corrected text, and edit
 metrics that can (CLEME) score the file's edits instead of re-extracting them; a metric with a
 ``reference_edits`` field then compares them with the reference M2's gold edits
-(``reference_edits=gold``, unless ``-m reference_edits=...`` says otherwise).  Hydra overrides of other config groups go in ``-c`` (``-c encoder=minilm``), metric
-fields in ``-m`` (``-m beta=1.0``).
+(``reference_edits=gold``, unless ``-m reference_edits=...`` says otherwise).  Hydra overrides
+of other config groups go in ``-c`` (``-c encoder=minilm``), metric fields in ``-m``
+(``-m beta=1.0``).
 """
 
 from __future__ import annotations
