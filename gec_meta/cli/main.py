@@ -2,6 +2,7 @@
 
     gec-meta score --src SRC --hyp SYS1.txt SYS2.txt --ref REF.m2 --metric m2
     gec-meta score --src SRC --hyp A B --ref R1 R2 --metric pt_m2 -c encoder=minilm --aggregation trueskill --json
+    gec-meta score --src SRC --hyp-m2 SYS.errant --ref REF.errant --metric cleme_dependent -m level=corpus
     gec-meta rank  --src SRC --hyp A B C --ref R1 R2 --metric gleu_corrected --aggregation default trueskill
     gec-meta errant-types --src SRC --hyp SYS.txt --ref R1 R2 [--cat 3]
     gec-meta attribute --src SRC --hyp SYS.txt --ref R1 --metric sentm2 --method shapley [--json] [--png P]
@@ -11,14 +12,22 @@
 System names are the hypothesis file names without extension.  ``--ref`` takes plain-text
 references (one file per annotator) or one M2 file (all its annotators; gold edits for M2-based
 metrics, and texts with M2 semantics — an annotator without lines in a sentence falls back to
-annotator 0).  Hydra overrides of other config groups go in ``-c`` (``-c encoder=minilm``), metric
-fields in ``-m`` (``-m beta=1.0``).
+annotator 0); a file is M2 when it is named ``*.m2`` or starts like one (an ``S`` line, then
+``A start end|||`` lines: ERRANT's and CLEME's ``*.errant``).  ``--hyp-m2`` takes systems as
+M2 files of their edits (one annotator): every metric scores the corrected text, and edit
+metrics that can (CLEME) score the file's edits instead of re-extracting them; a metric with a
+``reference_edits`` field then compares them with the reference M2's gold edits
+(``reference_edits=gold``, unless ``-m reference_edits=...`` says otherwise).  Hydra overrides
+of other config groups go in ``-c`` (``-c encoder=minilm``), metric fields in ``-m``
+(``-m beta=1.0``).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import re
 import sys
 from pathlib import Path
 from types import MappingProxyType
@@ -27,7 +36,7 @@ from typing import Sequence
 
 from gec_meta.meta.aggregation import load_aggregation
 from gec_meta.data.io import check_nonempty, check_same_length, read_lines
-from gec_meta.data.m2 import annotator_references, check_sources, read_m2
+from gec_meta.data.m2 import annotator_references, check_sources, read_hypothesis_m2, read_m2
 from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import References
 from gec_meta.cli.errors import install_warning_format, report
@@ -38,9 +47,20 @@ from gec_meta.meta.task import Task
 PAIRWISE_AGGREGATIONS = frozenset({"expected_wins", "trueskill"})
 
 
+M2_EDIT_LINE = re.compile(r"^A -?\d+ -?\d+\|\|\|")
+
+
 def is_m2(path: str) -> bool:
-    """An M2 file by its suffix (``.m2``, any case)."""
-    return Path(path).suffix.lower() == ".m2"
+    """An M2 file: by its suffix (``.m2``, any case), or by its start: an ``S`` line followed
+    by a blank line or an ``A start end|||`` line (ERRANT's / CLEME's ``*.errant``)."""
+    if Path(path).suffix.lower() == ".m2":
+        return True
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            head = [f.readline() for _ in range(2)]
+    except OSError:
+        return False
+    return head[0].startswith("S ") and (not head[1].strip() or bool(M2_EDIT_LINE.match(head[1])))
 
 
 def read_references(paths: Sequence[str], sources: Sequence[str], src_path: str = "--src") -> References:
@@ -106,17 +126,26 @@ def _score(args) -> dict:
 
     sources = read_lines(args.src)
     check_nonempty(sources, args.src)
-    names = [Path(h).stem for h in args.hyp]
+    hyp_m2 = args.hyp_m2 or []
+    if not args.hyp and not hyp_m2:
+        raise ConfigError("give the systems with --hyp (text files) and/or --hyp-m2 (M2 files of their edits)")
+    names = [Path(h).stem for h in [*args.hyp, *hyp_m2]]
     if len(set(names)) != len(names):
-        raise ConfigError(f"--hyp: two systems share a file name: {names}")
+        raise ConfigError(f"--hyp/--hyp-m2: two systems share a file name: {names}")
     hyps = [read_lines(h) for h in args.hyp]
     check_same_length({args.src: sources, **dict(zip(args.hyp, hyps))})
+    hyps += [read_hypothesis_m2(h, sources) for h in hyp_m2]
     options = metric_options(args.metric_option)
     aggregations = [load_aggregation(a) for a in args.aggregation]
     for agg_name in args.aggregation:
         if agg_name in PAIRWISE_AGGREGATIONS and len(names) < 2:
             raise ConfigError(f"--aggregation {agg_name} compares systems pairwise: give at least two --hyp files")
     metric = load_metric(args.metric, *args.config, option_flag="-m ", override_flag="-c ", **options)
+    if hyp_m2 and getattr(metric, "accepts_hypothesis_edits", False) and "reference_edits" not in options \
+            and getattr(metric, "reference_edits", "gold") != "gold":
+        # Given hypothesis edits are compared with the references' gold edits (M2 --ref: the
+        # file's; text --ref: ERRANT's), not with edits re-extracted from reference texts.
+        metric = dataclasses.replace(metric, reference_edits="gold")
     refs = None
     if metric.needs_references:
         if not args.ref:
@@ -171,7 +200,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for cmd in ("score", "rank"):
         p = sub.add_parser(cmd, help="score systems" if cmd == "score" else "rank systems")
         p.add_argument("--src", required=True, help="tokenised source sentences, one per line")
-        p.add_argument("--hyp", required=True, nargs="+", help="one file per system")
+        p.add_argument("--hyp", nargs="+", default=[], help="one file per system")
+        p.add_argument("--hyp-m2", nargs="+", default=[],
+                       help="one M2 file of edits per system (one annotator), e.g. errant_parallel output")
         p.add_argument("--ref", nargs="*", default=[], help="reference files, or one M2 file")
         p.add_argument("--metric", default="m2", help="a config of conf/metric (m2, errant, pt_m2, ...)")
         p.add_argument("--aggregation", nargs="+", default=["default"],

@@ -13,6 +13,11 @@ deletion.  An ``A`` line has exactly six fields and the annotator id is the sixt
 reader); spans lie inside the ``S`` sentence.  :func:`check_sources` checks that the ``S``
 lines are the sentences being scored (after :func:`gec_meta.data.io.normalise`).  Errors name
 the file and line.
+
+A *hypothesis* M2 file (ERRANT's ``errant_parallel`` output for a system, CLEME's
+``conll14-<SYSTEM>.errant``) has one annotator, the system: :func:`read_hypothesis_m2` reads it
+as :class:`EditedSentence` s, the corrected sentences that carry the file's edits, so that edit
+metrics can score those edits instead of re-extracting them (every other metric reads the text).
 """
 
 from __future__ import annotations
@@ -216,6 +221,69 @@ def apply_edits(source: str, edits: Iterable[GoldEdit]) -> str:
         tokens[e.start + offset : e.end + offset] = cor
         offset += len(cor) - (e.end - e.start)
     return " ".join(tokens)
+
+
+class EditedSentence(str):
+    """A corrected sentence (the text, so any metric can read it) that carries the edits it
+    was made with, read from a hypothesis M2 file.
+
+    Attributes:
+        edits: shape (E,), the sentence's :class:`GoldEdit` s in file order (noops excluded).
+    """
+
+    edits: tuple[GoldEdit, ...]
+
+    def __new__(cls, text: str, edits: Sequence[GoldEdit]) -> "EditedSentence":
+        obj = super().__new__(cls, text)
+        obj.edits = tuple(edits)
+        return obj
+
+    def __reduce__(self):  # pickles (worker processes) keep the edits
+        return (EditedSentence, (str(self), self.edits))
+
+
+def read_hypothesis_m2(path: str | Path, sources: Sequence[str]) -> tuple[EditedSentence, ...]:
+    """A system's output as an M2 file of its edits (one annotator), checked against ``sources``.
+
+    Args:
+        path: the M2 file; block i must be source i (:func:`check_sources`).
+        sources: shape (N,).
+
+    Returns:
+        shape (N,): each block's edits applied to its source (:func:`apply_edits`), carrying
+        the edits.
+
+    Raises:
+        DataError: naming the file and line: another number of blocks, an ``S`` line that is
+            not the source, ``A`` lines of more than one annotator (a system output has one;
+            a reference M2 goes to ``--ref``), or an edit that starts before the previous one
+            ends (edits are applied in file order).
+    """
+    path = Path(path)
+    sentences = read_m2(path)
+    check_sources(sentences, sources, path)
+    annotator: int | None = None
+    out = []
+    for sent in sentences:
+        for e in sent.edits:
+            if annotator is None:
+                annotator = e.annotator
+            elif e.annotator != annotator:
+                raise DataError(
+                    f"A line of annotator {e.annotator} after annotator {annotator}'s: a hypothesis "
+                    "M2 file has one annotator (the system); give reference M2 files with --ref",
+                    path, e.line,
+                )
+        edits = sent.edits_of(annotator if annotator is not None else 0)
+        for prev, e in zip(edits, edits[1:]):
+            if e.start < prev.end:
+                raise DataError(
+                    f"edit {e.start} {e.end} starts before the previous edit {prev.start} {prev.end} "
+                    "ends (hypothesis edits must be in order and must not overlap)",
+                    path, e.line,
+                )
+        out.append(EditedSentence(apply_edits(sent.source, edits), edits))
+    return tuple(out)
 
 
 MissingAnnotator = Literal["source", "annotator0"]

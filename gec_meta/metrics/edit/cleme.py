@@ -33,10 +33,23 @@ wrapper); ``level = sentence`` makes the corpus score the mean sentence F (SentC
 UOT-ERRANT paper reports), ``level = corpus`` accumulates the weighted counts (CLEME's corpus
 scorer).
 
+**Edits from M2 files** (CLEME's own input: its ``scripts/evaluate.py`` reads a reference and a
+hypothesis M2 file, Ye et al. 2023 code v1.0).  A hypothesis read from an M2 file
+(:func:`gec_meta.data.m2.read_hypothesis_m2`) is scored with the edits it carries, and
+``reference_edits: gold`` takes the reference set's M2 gold edits as they are instead of
+re-extracting edits from the reference texts; an M2 edit's target span is found as CLEME's
+``M2DataReader.build_target`` does (:func:`gold_spans`).  With CLEME's corpus-level weights
+(TP, FP, FN: alpha 2, [0.75, 1.25], FP reversed; ``level: corpus``) and its example files this
+reproduces CLEME's published corpus output (tests/test_cleme_gold.py).  Gold edits keep every
+type but noop (CLEME's reader drops only noop), while extracted edits also drop UNK.  An M2
+sentence without lines of an annotator has fewer references in CLEME's reader; here the
+reference set decides what that annotator's reference is (the source, or annotator 0's edits).
+
 Quirks of the official implementation kept: empty references are ignored when there are at
 least two references (its "Ignore empty reference"); edits of type noop/UNK are dropped (as in
-the harness's ERRANT).  Not kept: the official code can drop an *empty hypothesis* in the
-same loop; here the hypothesis is always scored.
+the harness's ERRANT).  Kept only with ``empty_hypothesis: cleme``: the official loop also
+drops an *empty hypothesis* (scoring the first kept reference in its place) and skips the text
+after each one it drops; by default the hypothesis is always scored.
 
 Statistics: shape (S, N, R, 4), last axis (tp, fp, fn, tn), length-weighted.
 """
@@ -49,10 +62,11 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
+from gec_meta.data.m2 import apply_edits as apply_gold_edits
 from gec_meta.edits.extract import errant_edit_sets
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import f_beta
-from gec_meta.metrics.edit.core import PRFMetric
+from gec_meta.metrics.edit.core import PRFMetric, given_edits, reference_kind_for
 
 # (o_start, o_end, c_start, c_end) of one edit.
 Span = tuple[int, int, int, int]
@@ -85,6 +99,52 @@ def token_map(num_src: int, edits: Sequence[Span]) -> dict[int, int]:
         s += 1
         t += 1
     return mapping
+
+
+def gold_spans(edits: Sequence) -> list[Span]:
+    """(o_start, o_end, c_start, c_end) of M2 edits (CLEME's ``M2DataReader.build_target``).
+
+    The target span follows from applying the edits in file order with a running offset (as
+    :func:`gec_meta.data.m2.apply_edits` builds the text): an edit's correction (its first
+    alternative) starts at ``o_start + offset``.  Noops are dropped.
+
+    Args:
+        edits: :class:`~gec_meta.data.m2.GoldEdit` s of one sentence, shape (E,).
+
+    Returns:
+        shape (E',), in file order.
+    """
+    out: list[Span] = []
+    offset = 0
+    for e in edits:
+        if e.is_noop:
+            continue
+        n = len(e.corrections[0].split())
+        out.append((e.start, e.end, e.start + offset, e.start + offset + n))
+        offset += n - (e.end - e.start)
+    return out
+
+
+def cleme_kept(texts: Sequence[str]) -> list[int]:
+    """The texts CLEME v1.0's ``chunk_partition`` keeps of [hypothesis, reference 1, ...].
+
+    Its "Ignore empty reference" loop deletes an empty text while more than two remain, from
+    the list it is iterating over: the text after a deleted one is never examined, and an empty
+    hypothesis is deleted too (the first kept text is then scored as the hypothesis).
+
+    Args:
+        texts: shape (1 + R,).
+
+    Returns:
+        indices into ``texts``, increasing; at least two when there are.
+    """
+    kept = list(range(len(texts)))
+    i = 0
+    while i < len(kept):
+        if not texts[kept[i]].strip() and len(kept) > 2:
+            del kept[i]
+        i += 1
+    return kept
 
 
 def merged_intervals(edit_lists: Sequence[Sequence[Span]]) -> list[tuple[int, int]]:
@@ -200,6 +260,16 @@ class CLEME(PRFMetric):
         tp_alpha, tp_min, tp_max: TP weight (10, 2.5, 10).
         fp_alpha, fp_min, fp_max: FP weight, reversed (10, 0.25, 1.0).
         fn_alpha, fn_min, fn_max: FN weight (2, 0.75, 1.25).
+        reference_edits: ``extract`` (ERRANT edits of the reference texts) or ``gold`` (the
+            reference set's M2 gold edits as they are, as CLEME's own scripts read them); in
+            the signature only when ``gold``, so existing signatures stay as they were.
+        empty_hypothesis: ``score`` (an empty hypothesis is scored; empty references are
+            ignored when there are at least two) or ``cleme`` (CLEME v1.0's loop exactly,
+            :func:`cleme_kept`: with at least two references an empty hypothesis is dropped and
+            the first kept reference is scored in its place; reproduces CLEME's output for
+            CoNLL-2014 POST, whose sentence 24 is empty).  In the signature only when ``cleme``.
+
+    Hypotheses read from an M2 file are scored with their own edits (see the module docstring).
 
     Statistics: shape (S, N, R, 4), last axis (tp, fp, fn, tn).
     """
@@ -217,8 +287,11 @@ class CLEME(PRFMetric):
     fn_alpha: float = 2.0
     fn_min: float = 0.75
     fn_max: float = 1.25
+    reference_edits: str = "extract"
+    empty_hypothesis: str = "score"
 
     corpus_name: ClassVar[str] = "cleme"
+    accepts_hypothesis_edits: ClassVar[bool] = True
     version: ClassVar[str] = "1"
     stat_names: ClassVar[tuple[str, ...]] = ("tp", "fp", "fn", "tn")
 
@@ -229,6 +302,23 @@ class CLEME(PRFMetric):
         for k in ("tp_alpha", "fp_alpha", "fn_alpha"):
             if getattr(self, k) < 1:
                 raise ConfigError(f"metric.{k} must be >= 1, got {getattr(self, k)!r}")
+        reference_kind_for(self.reference_edits)  # checks the value
+        if self.empty_hypothesis not in ("score", "cleme"):
+            raise ConfigError(
+                f"metric.empty_hypothesis must be 'score' or 'cleme', got {self.empty_hypothesis!r}"
+            )
+
+    @property
+    def reference_kind(self) -> str:
+        return reference_kind_for(self.reference_edits)
+
+    def options(self) -> dict[str, object]:
+        # Shown only when not the default, so the signatures of existing results stay as they were.
+        opts = super().options()
+        for key, default in (("reference_edits", "extract"), ("empty_hypothesis", "score")):
+            if opts[key] == default:
+                del opts[key]
+        return opts
 
     @property
     def weights(self) -> tuple[LengthWeight, LengthWeight, LengthWeight]:
@@ -238,24 +328,42 @@ class CLEME(PRFMetric):
 
     # ----------------------------------------------------------------- stage 1
     def _spans(self, sources: Sequence[str], texts: Sequence[Sequence[str]]) -> list[list[list[Span]]]:
-        """(o_start, o_end, c_start, c_end) of the ERRANT edits of every text, shape (T, N, E)."""
-        return [[[(e.start, e.end, e.c_start, e.c_end) for e in edits] for edits in row]
-                for row in errant_edit_sets(sources, texts, self.threads)]
+        """(o_start, o_end, c_start, c_end) of the edits of every text, shape (T, N, E): the
+        edits a row carries (:func:`given_edits`), else ERRANT's (one batched extraction)."""
+        given = [given_edits(row) for row in texts]
+        todo = [t for t, g in enumerate(given) if g is None]
+        extracted = dict(zip(todo, errant_edit_sets(sources, [texts[t] for t in todo], self.threads))) if todo else {}
+        return [[gold_spans(edits) for edits in given[t]] if given[t] is not None
+                else [[(e.start, e.end, e.c_start, e.c_end) for e in edits] for edits in extracted[t]]
+                for t in range(len(texts))]
+
+    def _references(self, sources: Sequence[str], references) -> tuple[list[list[str]], list[list[list[Span]]]]:
+        """Reference texts, shape (R, N), and their edit spans, shape (R, N, E)."""
+        if self.reference_edits == "gold":
+            texts = [[apply_gold_edits(sources[n], ref[n]) for n in range(len(sources))] for ref in references]
+            return texts, [[gold_spans(ref[n]) for n in range(len(sources))] for ref in references]
+        return [list(ref) for ref in references], self._spans(sources, references)
 
     def statistics(self, sources, hypotheses, references) -> np.ndarray:
         """Length-weighted (tp, fp, fn, tn) of every (system, sentence, reference), shape
-        (S, N, R, 4) (arguments as :meth:`Metric.statistics`)."""
+        (S, N, R, 4) (arguments as :meth:`Metric.statistics`; references are gold-edit tuples
+        with ``reference_edits: gold``)."""
         N, S, R = len(sources), len(hypotheses), len(references)
-        ref_edits = self._spans(sources, references)
+        references, ref_edits = self._references(sources, references)
         hyp_edits = self._spans(sources, hypotheses)
         out = np.zeros((S, N, R, 4), dtype=np.float64)
         for s in range(S):
             parts, kept = [], []
             for n in range(N):
-                refs = [r for r in range(R) if references[r][n].strip() or R < 2]
-                refs = refs or [0]
-                corrections = [(hypotheses[s][n], hyp_edits[s][n])]
-                corrections += [(references[r][n], ref_edits[r][n]) for r in refs]
+                pool = [(hypotheses[s][n], hyp_edits[s][n])]
+                pool += [(references[r][n], ref_edits[r][n]) for r in range(R)]
+                if self.empty_hypothesis == "cleme":
+                    first, *rest = cleme_kept([text for text, _ in pool])
+                    refs = [k - 1 for k in rest]
+                else:
+                    first = 0
+                    refs = [r for r in range(R) if references[r][n].strip() or R < 2] or [0]
+                corrections = [pool[first]] + [pool[r + 1] for r in refs]
                 parts.append(partition(sources[n], corrections))
                 kept.append(refs)
             lengths = [c.length for p in parts for ref in p[1:] for c in ref if c.edited]
@@ -303,7 +411,9 @@ class CLEME(PRFMetric):
         return out
 
     # ----------------------------------------------------------------- stage 2
-    def _prfa(self, stats: np.ndarray):
+    def prfa(self, stats: np.ndarray):
+        """Rounded (P, R, F_beta, accuracy) of statistics of shape (..., 4), each of shape (...)
+        (CLEME's ``compute_f`` and ``compute_acc``: 4 decimals)."""
         p, r, f = f_beta(stats[..., 0], stats[..., 1], stats[..., 2], self.beta)
         total = stats.sum(axis=-1)
         acc = np.where(total != 0, (stats[..., 0] + stats[..., 3]) / np.where(total == 0, 1, total), 0.0)
@@ -311,7 +421,7 @@ class CLEME(PRFMetric):
 
     def score_from_stats(self, stats: np.ndarray) -> np.ndarray:
         """F_beta rounded to 4 decimals (CLEME's ``compute_f``), shape (...)."""
-        return self._prfa(stats)[2]
+        return self.prfa(stats)[2]
 
     def best_reference(self, stats: np.ndarray) -> np.ndarray:
         """Per sentence: highest F, then P, then R, then the lower accuracy; first on a tie.
@@ -322,7 +432,7 @@ class CLEME(PRFMetric):
         Returns:
             shape (S, N).
         """
-        p, r, f, acc = self._prfa(stats)
+        p, r, f, acc = self.prfa(stats)
         # lexsort: last key is primary; negate to get "largest first", index breaks ties.
         S, N, R = f.shape
         best = np.zeros((S, N), dtype=np.int64)

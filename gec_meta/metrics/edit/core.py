@@ -21,11 +21,20 @@ Two stages, two classes:
 
 Statistics layout: shape (S, N, R, K) with the last axis starting (tp, fp, fn) (K = 3; 4 with
 GoToScorer's and CLEME's tn).
+
+**Given hypothesis edits.**  A system read from a hypothesis M2 file
+(:func:`gec_meta.data.m2.read_hypothesis_m2`) is a row of
+:class:`~gec_meta.data.m2.EditedSentence` s: texts that carry their edits.  A metric with
+:attr:`PRFMetric.accepts_hypothesis_edits` reads them through :func:`given_edits` instead of
+extracting edits from the text; :meth:`PRFMetric.bind` then puts a digest of those edits into
+the cache key (the per-system cache is keyed by the *text*, which does not determine the edits)
+and ``hyp_edits=m2`` into the signature.  Other metrics score the text.
 """
 
 from __future__ import annotations
 
 import abc
+import dataclasses
 from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
@@ -72,6 +81,47 @@ def match_by_key(hyp_edits: Sequence[Edit], ref_edits: Sequence[Edit]) -> EditMa
     )
 
 
+def reference_kind_for(reference_edits: str) -> str:
+    """The reference kind (:meth:`gec_meta.data.refsets.References.for_metric`) a metric with a
+    ``reference_edits`` field reads: ``extract`` -> ``text`` (edits re-extracted from the
+    reference texts), ``gold`` -> ``m2`` (the reference set's gold edits as they are).
+
+    Raises:
+        ConfigError: another value.
+    """
+    kinds = {"extract": "text", "gold": "m2"}
+    if reference_edits not in kinds:
+        raise ConfigError(f"metric.reference_edits must be 'extract' or 'gold', got {reference_edits!r}")
+    return kinds[reference_edits]
+
+
+def given_edits(row: Sequence[str]) -> tuple[tuple, ...] | None:
+    """The edits one system's sentences carry (a hypothesis M2 file's), or None.
+
+    Args:
+        row: one system's sentences, shape (N,).
+
+    Returns:
+        shape (N,) of :class:`~gec_meta.data.m2.GoldEdit` tuples when every sentence carries
+        its edits, else None (the metric extracts edits from the text).
+    """
+    edits = [getattr(h, "edits", None) for h in row]
+    return None if any(e is None for e in edits) else tuple(edits)
+
+
+def hypothesis_edits_digest(hypotheses: Sequence[Sequence[str]]) -> str:
+    """Hash of the given edits of every system (shape (S, N)); "" when no system has any."""
+    from gec_meta.cache import text_hash
+
+    rows = [given_edits(row) for row in hypotheses]
+    if all(r is None for r in rows):
+        return ""
+    return text_hash(*(
+        "-" if r is None else repr([[(e.start, e.end, e.corrections, e.type) for e in sent] for sent in r])
+        for r in rows
+    ))[:20]
+
+
 def prf_key(tp: float, fp: float, fn: float, beta: float) -> tuple[float, float, float, float]:
     """Sort key of errant_compare's best-reference choice: F, then TP, then -FP, then -FN."""
     f = float(f_beta(tp, fp, fn, beta)[2])
@@ -96,15 +146,20 @@ class PRFMetric(Metric, abc.ABC):
         corpus_name / sentence_name: :attr:`name` at each level.
         level_in_statistics: True when ``level`` changes :meth:`statistics` (PT's sentence
             fallback); the cache key then carries the level's name.
+        accepts_hypothesis_edits: True when :meth:`statistics` scores the edits a hypothesis
+            carries (:func:`given_edits`) rather than edits extracted from its text.
     """
 
     beta: float = field(default=0.5, metadata=valid(positive()))
     level: str = field(default="corpus", repr=False, kw_only=True)
     threads: int | None = field(default=None, repr=False, compare=False, kw_only=True)
+    #: digest of the given hypothesis edits of the systems this metric is bound to ("" = none).
+    _hyp_edits: str = field(default="", repr=False, kw_only=True)
 
     corpus_name: ClassVar[str] = "prf"
     sentence_name: ClassVar[str] = ""  # "" = corpus_name
     level_in_statistics: ClassVar[bool] = False
+    accepts_hypothesis_edits: ClassVar[bool] = False
     stat_names: ClassVar[tuple[str, ...]] = ("tp", "fp", "fn")
 
     def __post_init__(self):
@@ -123,9 +178,26 @@ class PRFMetric(Metric, abc.ABC):
     def stats_name(self) -> str:
         return self.name if self.level_in_statistics else self.corpus_name
 
+    def options(self) -> dict[str, object]:
+        opts = super().options()
+        if self._hyp_edits:
+            opts["hyp_edits"] = "m2"
+        return opts
+
     def stats_options(self) -> dict[str, object]:
         # beta and level only enter stage 2: sweeping them never re-extracts edits.
-        return {k: v for k, v in self.options().items() if k not in ("beta", "level")}
+        opts = {k: v for k, v in self.options().items() if k not in ("beta", "level")}
+        if self._hyp_edits:
+            opts["hyp_edits"] = self._hyp_edits
+        return opts
+
+    def bind(self, sources, hypotheses, references, systems=None) -> "PRFMetric":
+        """This metric, marked with a digest of the given hypothesis edits when it scores them
+        (:func:`hypothesis_edits_digest`; see the module docstring); else itself."""
+        if not self.accepts_hypothesis_edits:
+            return self
+        digest = hypothesis_edits_digest(hypotheses)
+        return dataclasses.replace(self, _hyp_edits=digest) if digest != self._hyp_edits else self
 
     # ----------------------------------------------------------------- stage 2
     def prf(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
