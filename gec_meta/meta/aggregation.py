@@ -9,6 +9,10 @@ to re-aggregate on resamples of the sentences (:meth:`Aggregation.resample`, sha
 * ``trueskill``      TrueSkill (Herbrich et al. 2006) over sentence-level pairwise comparisons,
                      ties = draws, as the "Rethinking" paper (Goto et al. 2025, §2.2) proposes;
 * ``expected_wins``  Expected Wins (Bojar et al. 2013; GJG15 §3) over the same comparisons.
+
+and the system scores of two systems that swap their per-sentence statistics on chosen
+sentences (:meth:`Aggregation.swapped_pairs_scores`, shape (pairs, R, 2): the paired
+permutation test of soft pairwise accuracy, :mod:`gec_meta.meta.spa`).
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ import numpy as np
 
 from gec_meta.errors import ConfigError
 from gec_meta.meta.resampling import sentence_counts
-from gec_meta.meta.trueskill import TrueSkillParams, _trueskill_env, pairwise_outcomes, trueskill_mu
+from gec_meta.meta.trueskill import (TrueSkillParams, _trueskill_env, pairwise_outcomes, trueskill_mu,
+                                     trueskill_mu_swapped)
 
 __all__ = ["Aggregation", "Default", "Average", "TrueSkillAggregation", "ExpectedWins", "load_aggregation",
            "trueskill_scores", "expected_wins_from_wins", "win_matrix", "pairwise_outcomes", "_trueskill_env",
@@ -68,6 +73,36 @@ class Aggregation:
         out = [np.asarray(self(metric, stats[:, idx]), dtype=np.float64) for idx in np.asarray(indices)]
         return np.stack(out) if out else np.zeros((0, stats.shape[0]))
 
+    def swapped_pair_scores(self, metric, stats: np.ndarray, i: int, j: int, signs: np.ndarray) -> np.ndarray:
+        """The scores of systems i and j when they swap their statistics on the sentences n
+        where ``signs[r, n] == -1`` (permutation r), the other systems unchanged.
+
+        Args:
+            metric: the bound metric.
+            stats: shape (S, N, R_refs, K).
+            i, j: two distinct system indices.
+            signs: shape (R, N) of -1/+1 (:func:`gec_meta.meta.spa.permutation_signs`).
+
+        Returns:
+            shape (R, 2): column 0 system i's score, column 1 system j's.
+        """
+        return self.swapped_pairs_scores(metric, stats, [(i, j)], signs)[0]
+
+    def swapped_pairs_scores(self, metric, stats: np.ndarray, pairs, signs: np.ndarray) -> np.ndarray:
+        """:meth:`swapped_pair_scores` of every pair, shape (len(pairs), R, 2).
+
+        The default recomputes the whole aggregation on every permutation (R calls per pair);
+        every aggregation here overrides it with an equivalent vectorised form.
+        """
+        stats = np.asarray(stats)
+        out = np.zeros((len(pairs), len(signs), 2))
+        for q, (i, j) in enumerate(pairs):
+            for r, keep in enumerate(np.asarray(signs) > 0):
+                st = stats.copy()
+                st[i, ~keep], st[j, ~keep] = stats[j, ~keep], stats[i, ~keep]
+                out[q, r] = np.asarray(self(metric, st), dtype=np.float64)[[i, j]]
+        return out
+
 
 def _comparable(metric, stats: np.ndarray) -> np.ndarray:
     """The metric's sentence scores for pairwise comparisons, shape (S, N):
@@ -91,6 +126,44 @@ def _resampled_reduction(sentence: np.ndarray, indices: np.ndarray, how: str) ->
     return total / indices.shape[1] if how == "mean" else total
 
 
+def _nan_mean_rows(scores: np.ndarray) -> np.ndarray:
+    """Mean over the last axis leaving NaN out (all-NaN rows: NaN, reported downstream)."""
+    if not np.isnan(scores).any():
+        return scores.mean(axis=-1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(scores, axis=-1)
+
+
+def _swap_lanes(a: np.ndarray, b: np.ndarray, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per permutation, ``a`` where keep else ``b`` and the converse.
+
+    Args:
+        a, b: per-sentence values of two systems, shape (N, ...).
+        keep: bool, shape (R, N) (signs > 0).
+
+    Returns:
+        two arrays of shape (R, N, ...).
+    """
+    k = keep.reshape(keep.shape + (1,) * (a.ndim - 1))
+    return np.where(k, a, b), np.where(k, b, a)
+
+
+def _swapped_reductions(sentence: np.ndarray, pairs, signs: np.ndarray, how: str) -> np.ndarray:
+    """Mean (``how="mean"``, NaN left out) or sum of the swapped sentence scores of every pair,
+    shape (pairs, R, 2), from the sentence scores (S, N)."""
+    keep = np.asarray(signs) > 0
+    out = np.zeros((len(pairs), len(keep), 2))
+    for q, (i, j) in enumerate(pairs):
+        for c, lanes in enumerate(_swap_lanes(sentence[i], sentence[j], keep)):
+            out[q, :, c] = _nan_mean_rows(lanes) if how == "mean" else lanes.sum(axis=1)
+    return out
+
+
+#: Largest swapped-statistics array (elements) built at once by Default.swapped_pairs_scores.
+_LANE_ELEMENTS = 1 << 22
+
+
 @dataclass(frozen=True)
 class Default(Aggregation):
     name: ClassVar[str] = "default"
@@ -110,6 +183,30 @@ class Default(Aggregation):
             return super().resample(metric, stats, indices)
         return _resampled_reduction(sentence, indices, how)
 
+    def swapped_pairs_scores(self, metric, stats, pairs, signs):
+        """Metrics whose corpus score is the mean or sum of finite sentence scores: that
+        reduction of the swapped sentence scores.  Otherwise (counts accumulated over the corpus:
+        M2, ERRANT, GLEU, GREEN) the corpus score of the swapped statistics, each permutation's
+        pair as two pseudo-systems (the corpus score of one system depends on its statistics
+        only), in chunks of permutations."""
+        signs = np.asarray(signs)
+        stats = np.asarray(stats)
+        how = getattr(metric, "corpus_reduction", None)
+        sentence = _finite_sentence_scores(metric, stats, signs) if how in ("mean", "sum") else None
+        if sentence is not None:
+            return _swapped_reductions(sentence, pairs, signs, how)
+        keep = signs > 0
+        R = len(keep)
+        chunk = max(1, _LANE_ELEMENTS // max(1, 2 * int(np.prod(stats.shape[1:]))))
+        out = np.zeros((len(pairs), R, 2))
+        for q, (i, j) in enumerate(pairs):
+            for start in range(0, R, chunk):
+                lanes_i, lanes_j = _swap_lanes(stats[i], stats[j], keep[start:start + chunk])
+                scores = np.asarray(metric.corpus_scores(np.concatenate([lanes_i, lanes_j])), dtype=np.float64)
+                n = len(lanes_i)
+                out[q, start:start + n, 0], out[q, start:start + n, 1] = scores[:n], scores[n:]
+        return out
+
 
 @dataclass(frozen=True)
 class Average(Aggregation):
@@ -119,12 +216,7 @@ class Average(Aggregation):
     name: ClassVar[str] = "average"
 
     def __call__(self, metric, stats):
-        scores = np.asarray(metric.sentence_scores(stats), dtype=np.float64)
-        if not np.isnan(scores).any():
-            return scores.mean(axis=1)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN row: NaN, reported downstream
-            return np.nanmean(scores, axis=1)
+        return _nan_mean_rows(np.asarray(metric.sentence_scores(stats), dtype=np.float64))
 
     def resample(self, metric, stats, indices):
         """Vectorised mean when every sentence score is finite; else recomputed per resample."""
@@ -133,6 +225,11 @@ class Average(Aggregation):
         if sentence is None:
             return super().resample(metric, stats, indices)
         return _resampled_reduction(sentence, indices, "mean")
+
+    def swapped_pairs_scores(self, metric, stats, pairs, signs):
+        """The (NaN-aware) mean of the swapped sentence scores, vectorised over permutations."""
+        sentence = np.asarray(metric.sentence_scores(stats), dtype=np.float64)
+        return _swapped_reductions(sentence, pairs, signs, "mean")
 
 
 @dataclass(frozen=True)
@@ -162,6 +259,11 @@ class TrueSkillAggregation(TrueSkillParams, Aggregation):
     def resample(self, metric, stats, indices):
         """All resamples at once (:func:`gec_meta.meta.trueskill.trueskill_mu`)."""
         return trueskill_mu(_comparable(metric, stats), np.asarray(indices), self)
+
+    def swapped_pairs_scores(self, metric, stats, pairs, signs):
+        """Every (pair, permutation) a lane of the vectorised games
+        (:func:`gec_meta.meta.trueskill.trueskill_mu_swapped`)."""
+        return trueskill_mu_swapped(_comparable(metric, stats), pairs, np.asarray(signs), self)
 
 
 def trueskill_scores(scores: np.ndarray, **params) -> np.ndarray:
@@ -197,24 +299,24 @@ def expected_wins_from_wins(wins: np.ndarray) -> np.ndarray:
     division by zero.
 
     Args:
-        wins: shape (S, S).
+        wins: shape (S, S), or (..., S, S) for many win matrices at once.
 
     Returns:
-        shape (S,).
+        shape (S,) (or (..., S)).
     """
     wins = np.asarray(wins, dtype=np.float64)
-    S = wins.shape[0]
+    S = wins.shape[-1]
     if S < 2:
         raise ValueError("Expected Wins needs at least two systems")
-    total = wins + wins.T
+    total = wins + np.swapaxes(wins, -1, -2)
     undecided = (total == 0) & ~np.eye(S, dtype=bool)
     if undecided.any():
-        pairs = int(undecided.sum() // 2)
+        pairs = int(undecided.reshape(-1, S, S).sum(axis=(1, 2)).max() // 2)
         warnings.warn(f"Expected Wins: {pairs} system pair(s) never decided; they contribute 0", stacklevel=2)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(total > 0, wins / np.where(total > 0, total, 1), 0.0)
-    np.fill_diagonal(ratio, 0.0)
-    return ratio.sum(axis=1) / (S - 1)
+    ratio[..., np.arange(S), np.arange(S)] = 0.0
+    return ratio.sum(axis=-1) / (S - 1)
 
 
 @dataclass(frozen=True)
@@ -235,6 +337,30 @@ class ExpectedWins(Aggregation):
         beats = (x[:, None, :] > x[None, :, :]).astype(np.float64)  # (S, S, N)
         wins = (sentence_counts(indices, N) @ beats.reshape(S * S, N).T).reshape(-1, S, S)
         return np.stack([expected_wins_from_wins(w) for w in wins])
+
+    def swapped_pairs_scores(self, metric, stats, pairs, signs):
+        """Only the win counts involving i or j change: per permutation, rows and columns i and
+        j of the win matrix are recounted from the beats of the swapped systems (one matrix
+        product each), the rest is the unchanged win matrix; Expected Wins of all lanes at once.
+        """
+        x = _comparable(metric, stats)
+        beats = (x[:, None, :] > x[None, :, :]).astype(np.float64)  # (S, S, N)
+        base = beats.sum(axis=2)
+        keep = (np.asarray(signs) > 0).astype(np.float64)  # (R, N)
+        flip = 1.0 - keep
+        out = np.zeros((len(pairs), len(keep), 2))
+        for q, (i, j) in enumerate(pairs):
+            wins = np.broadcast_to(base, (len(keep),) + base.shape).copy()  # (R, S, S)
+            # lane-i has i's scores where kept and j's where flipped; lane-j the converse
+            wins[:, i, :] = keep @ beats[i].T + flip @ beats[j].T
+            wins[:, j, :] = keep @ beats[j].T + flip @ beats[i].T
+            wins[:, :, i] = keep @ beats[:, i].T + flip @ beats[:, j].T
+            wins[:, :, j] = keep @ beats[:, j].T + flip @ beats[:, i].T
+            wins[:, i, j] = keep @ beats[i, j] + flip @ beats[j, i]
+            wins[:, j, i] = keep @ beats[j, i] + flip @ beats[i, j]
+            wins[:, i, i] = wins[:, j, j] = 0.0
+            out[q] = expected_wins_from_wins(wins)[:, [i, j]]
+        return out
 
 
 AGGREGATIONS = {
