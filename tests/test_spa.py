@@ -167,6 +167,10 @@ def test_input_errors():
         pairwise_pvalues(np.zeros((2, 3)), np.zeros((4, 3)))
     with pytest.raises(ValueError, match="shape"):
         pairwise_pvalues(np.zeros((2, 3)), np.ones((4, 2)))
+    stats = np.ones((2, 3, 1, 1))
+    stats[1] = np.nan
+    with pytest.raises(ValueError, match=r"\[1\]"):
+        pairwise_pvalues_from_statistics(Length(), stats, Average(), np.ones((4, 3)))
     with pytest.raises(ValueError, match="item_lines"):
         human_pairwise_pvalues(np.ones((2, 2)), np.array([0, 5]), 3, np.ones((4, 3)))
 

@@ -200,10 +200,13 @@ class Default(Aggregation):
         chunk = max(1, _LANE_ELEMENTS // max(1, 2 * int(np.prod(stats.shape[1:]))))
         out = np.zeros((len(pairs), R, 2))
         for q, (i, j) in enumerate(pairs):
+            both, swapped = stats[[i, j]], stats[[j, i]]  # (2, N, R_refs, K)
             for start in range(0, R, chunk):
-                lanes_i, lanes_j = _swap_lanes(stats[i], stats[j], keep[start:start + chunk])
-                scores = np.asarray(metric.corpus_scores(np.concatenate([lanes_i, lanes_j])), dtype=np.float64)
-                n = len(lanes_i)
+                k = keep[start:start + chunk]
+                n = len(k)
+                # (2, n, N, R_refs, K) in one pass: [lane-i of every permutation, lane-j of every one]
+                lanes = np.where(k[None, :, :, None, None], both[:, None], swapped[:, None])
+                scores = np.asarray(metric.corpus_scores(lanes.reshape((2 * n,) + stats.shape[1:])), dtype=np.float64)
                 out[q, start:start + n, 0], out[q, start:start + n, 1] = scores[:n], scores[n:]
         return out
 
@@ -340,24 +343,25 @@ class ExpectedWins(Aggregation):
 
     def swapped_pairs_scores(self, metric, stats, pairs, signs):
         """Only the win counts involving i or j change: per permutation, rows and columns i and
-        j of the win matrix are recounted from the beats of the swapped systems (one matrix
-        product each), the rest is the unchanged win matrix; Expected Wins of all lanes at once.
+        j of the win matrix are recounted, the rest is the unchanged win matrix; Expected Wins
+        of all lanes at once.  One matrix product serves every pair: kept[r, a, b] = wins of a
+        over b on the sentences that permutation r keeps, so lane-i's wins over k are
+        kept[r, i, k] + (wins[j, k] - kept[r, j, k]) (j's wins on the swapped sentences).
         """
         x = _comparable(metric, stats)
+        S, N = x.shape
         beats = (x[:, None, :] > x[None, :, :]).astype(np.float64)  # (S, S, N)
         base = beats.sum(axis=2)
-        keep = (np.asarray(signs) > 0).astype(np.float64)  # (R, N)
-        flip = 1.0 - keep
-        out = np.zeros((len(pairs), len(keep), 2))
+        kept = ((np.asarray(signs) > 0).astype(np.float64) @ beats.reshape(S * S, N).T).reshape(-1, S, S)
+        out = np.zeros((len(pairs), len(kept), 2))
         for q, (i, j) in enumerate(pairs):
-            wins = np.broadcast_to(base, (len(keep),) + base.shape).copy()  # (R, S, S)
-            # lane-i has i's scores where kept and j's where flipped; lane-j the converse
-            wins[:, i, :] = keep @ beats[i].T + flip @ beats[j].T
-            wins[:, j, :] = keep @ beats[j].T + flip @ beats[i].T
-            wins[:, :, i] = keep @ beats[:, i].T + flip @ beats[:, j].T
-            wins[:, :, j] = keep @ beats[:, j].T + flip @ beats[:, i].T
-            wins[:, i, j] = keep @ beats[i, j] + flip @ beats[j, i]
-            wins[:, j, i] = keep @ beats[j, i] + flip @ beats[i, j]
+            wins = np.broadcast_to(base, kept.shape).copy()  # (R, S, S), integer-valued: exact
+            wins[:, i, :] = kept[:, i, :] + base[j, :] - kept[:, j, :]
+            wins[:, j, :] = kept[:, j, :] + base[i, :] - kept[:, i, :]
+            wins[:, :, i] = kept[:, :, i] + base[:, j] - kept[:, :, j]
+            wins[:, :, j] = kept[:, :, j] + base[:, i] - kept[:, :, i]
+            wins[:, i, j] = kept[:, i, j] + base[j, i] - kept[:, j, i]
+            wins[:, j, i] = kept[:, j, i] + base[i, j] - kept[:, i, j]
             wins[:, i, i] = wins[:, j, j] = 0.0
             out[q] = expected_wins_from_wins(wins)[:, [i, j]]
         return out

@@ -216,6 +216,9 @@ def pairwise_pvalues_from_statistics(metric, stats: np.ndarray, aggregation, sig
     S, N = stats.shape[:2]
     signs = _check_signs(signs, N)
     observed = np.asarray(aggregation(metric, stats), dtype=np.float64)
+    if not np.isfinite(observed).all():
+        bad = np.flatnonzero(~np.isfinite(observed)).tolist()
+        raise ValueError(f"system(s) {bad} have no finite score under {aggregation.name}: no permutation test")
     pairs = list(zip(*np.triu_indices(S, 1)))
     p = _upper(S)
     if not pairs:
