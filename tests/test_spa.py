@@ -208,6 +208,7 @@ def _prf_stats(rng, S, N, R):
     (Default(), M2(), lambda rng: _prf_stats(rng, 4, 12, 2)),          # corpus M2: running-total refs
     (Default(), M2(level="sentence"), lambda rng: _prf_stats(rng, 4, 12, 2)),
     (Average(), M2(), lambda rng: _prf_stats(rng, 4, 12, 2)),
+    (Average(), Length(), lambda rng: np.where(rng.random((4, 12, 1, 1)) < 0.2, np.nan, _length_stats(rng, 4, 12))),
     (ExpectedWins(), Length(), lambda rng: _length_stats(rng, 5, 12)),
     (TrueSkillAggregation(), Length(), lambda rng: _length_stats(rng, 4, 7)),
     (TrueSkillAggregation(order="shuffled", seed=3), Length(), lambda rng: _length_stats(rng, 4, 7)),

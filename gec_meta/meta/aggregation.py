@@ -151,9 +151,18 @@ def _swap_lanes(a: np.ndarray, b: np.ndarray, keep: np.ndarray) -> tuple[np.ndar
 
 def _swapped_reductions(sentence: np.ndarray, pairs, signs: np.ndarray, how: str) -> np.ndarray:
     """Mean (``how="mean"``, NaN left out) or sum of the swapped sentence scores of every pair,
-    shape (pairs, R, 2), from the sentence scores (S, N)."""
+    shape (pairs, R, 2), from the sentence scores (S, N): one matrix product when they are all
+    finite (equal to summing the swapped scores to rounding), else lane by lane."""
     keep = np.asarray(signs) > 0
     out = np.zeros((len(pairs), len(keep), 2))
+    if np.isfinite(sentence).all():
+        # linear: lane-i's sum = i's scores on the kept sentences + j's on the swapped ones
+        kept = keep.astype(np.float64) @ sentence.T  # (R, S)
+        total = sentence.sum(axis=1)
+        for q, (i, j) in enumerate(pairs):
+            out[q, :, 0] = kept[:, i] + (total[j] - kept[:, j])
+            out[q, :, 1] = kept[:, j] + (total[i] - kept[:, i])
+        return out / sentence.shape[1] if how == "mean" else out
     for q, (i, j) in enumerate(pairs):
         for c, lanes in enumerate(_swap_lanes(sentence[i], sentence[j], keep)):
             out[q, :, c] = _nan_mean_rows(lanes) if how == "mean" else lanes.sum(axis=1)
