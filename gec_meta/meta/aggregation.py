@@ -9,6 +9,10 @@ to re-aggregate on resamples of the sentences (:meth:`Aggregation.resample`, sha
 * ``trueskill``      TrueSkill (Herbrich et al. 2006) over sentence-level pairwise comparisons,
                      ties = draws, as the "Rethinking" paper (Goto et al. 2025, §2.2) proposes;
 * ``expected_wins``  Expected Wins (Bojar et al. 2013; GJG15 §3) over the same comparisons.
+
+and the system scores of two systems that swap their per-sentence statistics on chosen
+sentences (:meth:`Aggregation.swapped_pairs_scores`, shape (pairs, R, 2): the paired
+permutation test of soft pairwise accuracy, :mod:`gec_meta.meta.spa`).
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ import numpy as np
 
 from gec_meta.errors import ConfigError
 from gec_meta.meta.resampling import sentence_counts
-from gec_meta.meta.trueskill import TrueSkillParams, _trueskill_env, pairwise_outcomes, trueskill_mu
+from gec_meta.meta.trueskill import (TrueSkillParams, _trueskill_env, pairwise_outcomes, trueskill_mu,
+                                     trueskill_mu_swapped)
 
 __all__ = ["Aggregation", "Default", "Average", "TrueSkillAggregation", "ExpectedWins", "load_aggregation",
            "trueskill_scores", "expected_wins_from_wins", "win_matrix", "pairwise_outcomes", "_trueskill_env",
@@ -68,6 +73,36 @@ class Aggregation:
         out = [np.asarray(self(metric, stats[:, idx]), dtype=np.float64) for idx in np.asarray(indices)]
         return np.stack(out) if out else np.zeros((0, stats.shape[0]))
 
+    def swapped_pair_scores(self, metric, stats: np.ndarray, i: int, j: int, signs: np.ndarray) -> np.ndarray:
+        """The scores of systems i and j when they swap their statistics on the sentences n
+        where ``signs[r, n] == -1`` (permutation r), the other systems unchanged.
+
+        Args:
+            metric: the bound metric.
+            stats: shape (S, N, R_refs, K).
+            i, j: two distinct system indices.
+            signs: shape (R, N) of -1/+1 (:func:`gec_meta.meta.spa.permutation_signs`).
+
+        Returns:
+            shape (R, 2): column 0 system i's score, column 1 system j's.
+        """
+        return self.swapped_pairs_scores(metric, stats, [(i, j)], signs)[0]
+
+    def swapped_pairs_scores(self, metric, stats: np.ndarray, pairs, signs: np.ndarray) -> np.ndarray:
+        """:meth:`swapped_pair_scores` of every pair, shape (len(pairs), R, 2).
+
+        The default recomputes the whole aggregation on every permutation (R calls per pair);
+        every aggregation here overrides it with an equivalent vectorised form.
+        """
+        stats = np.asarray(stats)
+        out = np.zeros((len(pairs), len(signs), 2))
+        for q, (i, j) in enumerate(pairs):
+            for r, keep in enumerate(np.asarray(signs) > 0):
+                st = stats.copy()
+                st[i, ~keep], st[j, ~keep] = stats[j, ~keep], stats[i, ~keep]
+                out[q, r] = np.asarray(self(metric, st), dtype=np.float64)[[i, j]]
+        return out
+
 
 def _comparable(metric, stats: np.ndarray) -> np.ndarray:
     """The metric's sentence scores for pairwise comparisons, shape (S, N):
@@ -91,6 +126,53 @@ def _resampled_reduction(sentence: np.ndarray, indices: np.ndarray, how: str) ->
     return total / indices.shape[1] if how == "mean" else total
 
 
+def _nan_mean_rows(scores: np.ndarray) -> np.ndarray:
+    """Mean over the last axis leaving NaN out (all-NaN rows: NaN, reported downstream)."""
+    if not np.isnan(scores).any():
+        return scores.mean(axis=-1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(scores, axis=-1)
+
+
+def _swap_lanes(a: np.ndarray, b: np.ndarray, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per permutation, ``a`` where keep else ``b`` and the converse.
+
+    Args:
+        a, b: per-sentence values of two systems, shape (N, ...).
+        keep: bool, shape (R, N) (signs > 0).
+
+    Returns:
+        two arrays of shape (R, N, ...).
+    """
+    k = keep.reshape(keep.shape + (1,) * (a.ndim - 1))
+    return np.where(k, a, b), np.where(k, b, a)
+
+
+def _swapped_reductions(sentence: np.ndarray, pairs, signs: np.ndarray, how: str) -> np.ndarray:
+    """Mean (``how="mean"``, NaN left out) or sum of the swapped sentence scores of every pair,
+    shape (pairs, R, 2), from the sentence scores (S, N): one matrix product when they are all
+    finite (equal to summing the swapped scores to rounding), else lane by lane."""
+    keep = np.asarray(signs) > 0
+    out = np.zeros((len(pairs), len(keep), 2))
+    if np.isfinite(sentence).all():
+        # linear: lane-i's sum = i's scores on the kept sentences + j's on the swapped ones
+        kept = keep.astype(np.float64) @ sentence.T  # (R, S)
+        total = sentence.sum(axis=1)
+        for q, (i, j) in enumerate(pairs):
+            out[q, :, 0] = kept[:, i] + (total[j] - kept[:, j])
+            out[q, :, 1] = kept[:, j] + (total[i] - kept[:, i])
+        return out / sentence.shape[1] if how == "mean" else out
+    for q, (i, j) in enumerate(pairs):
+        for c, lanes in enumerate(_swap_lanes(sentence[i], sentence[j], keep)):
+            out[q, :, c] = _nan_mean_rows(lanes) if how == "mean" else lanes.sum(axis=1)
+    return out
+
+
+#: Largest swapped-statistics array (elements) built at once by Default.swapped_pairs_scores.
+_LANE_ELEMENTS = 1 << 22
+
+
 @dataclass(frozen=True)
 class Default(Aggregation):
     name: ClassVar[str] = "default"
@@ -110,6 +192,33 @@ class Default(Aggregation):
             return super().resample(metric, stats, indices)
         return _resampled_reduction(sentence, indices, how)
 
+    def swapped_pairs_scores(self, metric, stats, pairs, signs):
+        """Metrics whose corpus score is the mean or sum of finite sentence scores: that
+        reduction of the swapped sentence scores.  Otherwise (counts accumulated over the corpus:
+        M2, ERRANT, GLEU, GREEN) the corpus score of the swapped statistics, each permutation's
+        pair as two pseudo-systems (the corpus score of one system depends on its statistics
+        only), in chunks of permutations."""
+        signs = np.asarray(signs)
+        stats = np.asarray(stats)
+        how = getattr(metric, "corpus_reduction", None)
+        sentence = _finite_sentence_scores(metric, stats, signs) if how in ("mean", "sum") else None
+        if sentence is not None:
+            return _swapped_reductions(sentence, pairs, signs, how)
+        keep = signs > 0
+        R = len(keep)
+        chunk = max(1, _LANE_ELEMENTS // max(1, 2 * int(np.prod(stats.shape[1:]))))
+        out = np.zeros((len(pairs), R, 2))
+        for q, (i, j) in enumerate(pairs):
+            both, swapped = stats[[i, j]], stats[[j, i]]  # (2, N, R_refs, K)
+            for start in range(0, R, chunk):
+                k = keep[start:start + chunk]
+                n = len(k)
+                # (2, n, N, R_refs, K) in one pass: [lane-i of every permutation, lane-j of every one]
+                lanes = np.where(k[None, :, :, None, None], both[:, None], swapped[:, None])
+                scores = np.asarray(metric.corpus_scores(lanes.reshape((2 * n,) + stats.shape[1:])), dtype=np.float64)
+                out[q, start:start + n, 0], out[q, start:start + n, 1] = scores[:n], scores[n:]
+        return out
+
 
 @dataclass(frozen=True)
 class Average(Aggregation):
@@ -119,12 +228,7 @@ class Average(Aggregation):
     name: ClassVar[str] = "average"
 
     def __call__(self, metric, stats):
-        scores = np.asarray(metric.sentence_scores(stats), dtype=np.float64)
-        if not np.isnan(scores).any():
-            return scores.mean(axis=1)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN row: NaN, reported downstream
-            return np.nanmean(scores, axis=1)
+        return _nan_mean_rows(np.asarray(metric.sentence_scores(stats), dtype=np.float64))
 
     def resample(self, metric, stats, indices):
         """Vectorised mean when every sentence score is finite; else recomputed per resample."""
@@ -133,6 +237,11 @@ class Average(Aggregation):
         if sentence is None:
             return super().resample(metric, stats, indices)
         return _resampled_reduction(sentence, indices, "mean")
+
+    def swapped_pairs_scores(self, metric, stats, pairs, signs):
+        """The (NaN-aware) mean of the swapped sentence scores, vectorised over permutations."""
+        sentence = np.asarray(metric.sentence_scores(stats), dtype=np.float64)
+        return _swapped_reductions(sentence, pairs, signs, "mean")
 
 
 @dataclass(frozen=True)
@@ -162,6 +271,11 @@ class TrueSkillAggregation(TrueSkillParams, Aggregation):
     def resample(self, metric, stats, indices):
         """All resamples at once (:func:`gec_meta.meta.trueskill.trueskill_mu`)."""
         return trueskill_mu(_comparable(metric, stats), np.asarray(indices), self)
+
+    def swapped_pairs_scores(self, metric, stats, pairs, signs):
+        """Every (pair, permutation) a lane of the vectorised games
+        (:func:`gec_meta.meta.trueskill.trueskill_mu_swapped`)."""
+        return trueskill_mu_swapped(_comparable(metric, stats), pairs, np.asarray(signs), self)
 
 
 def trueskill_scores(scores: np.ndarray, **params) -> np.ndarray:
@@ -197,24 +311,24 @@ def expected_wins_from_wins(wins: np.ndarray) -> np.ndarray:
     division by zero.
 
     Args:
-        wins: shape (S, S).
+        wins: shape (S, S), or (..., S, S) for many win matrices at once.
 
     Returns:
-        shape (S,).
+        shape (S,) (or (..., S)).
     """
     wins = np.asarray(wins, dtype=np.float64)
-    S = wins.shape[0]
+    S = wins.shape[-1]
     if S < 2:
         raise ValueError("Expected Wins needs at least two systems")
-    total = wins + wins.T
+    total = wins + np.swapaxes(wins, -1, -2)
     undecided = (total == 0) & ~np.eye(S, dtype=bool)
     if undecided.any():
-        pairs = int(undecided.sum() // 2)
+        pairs = int(undecided.reshape(-1, S, S).sum(axis=(1, 2)).max() // 2)
         warnings.warn(f"Expected Wins: {pairs} system pair(s) never decided; they contribute 0", stacklevel=2)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(total > 0, wins / np.where(total > 0, total, 1), 0.0)
-    np.fill_diagonal(ratio, 0.0)
-    return ratio.sum(axis=1) / (S - 1)
+    ratio[..., np.arange(S), np.arange(S)] = 0.0
+    return ratio.sum(axis=-1) / (S - 1)
 
 
 @dataclass(frozen=True)
@@ -235,6 +349,31 @@ class ExpectedWins(Aggregation):
         beats = (x[:, None, :] > x[None, :, :]).astype(np.float64)  # (S, S, N)
         wins = (sentence_counts(indices, N) @ beats.reshape(S * S, N).T).reshape(-1, S, S)
         return np.stack([expected_wins_from_wins(w) for w in wins])
+
+    def swapped_pairs_scores(self, metric, stats, pairs, signs):
+        """Only the win counts involving i or j change: per permutation, rows and columns i and
+        j of the win matrix are recounted, the rest is the unchanged win matrix; Expected Wins
+        of all lanes at once.  One matrix product serves every pair: kept[r, a, b] = wins of a
+        over b on the sentences that permutation r keeps, so lane-i's wins over k are
+        kept[r, i, k] + (wins[j, k] - kept[r, j, k]) (j's wins on the swapped sentences).
+        """
+        x = _comparable(metric, stats)
+        S, N = x.shape
+        beats = (x[:, None, :] > x[None, :, :]).astype(np.float64)  # (S, S, N)
+        base = beats.sum(axis=2)
+        kept = ((np.asarray(signs) > 0).astype(np.float64) @ beats.reshape(S * S, N).T).reshape(-1, S, S)
+        out = np.zeros((len(pairs), len(kept), 2))
+        for q, (i, j) in enumerate(pairs):
+            wins = np.broadcast_to(base, kept.shape).copy()  # (R, S, S), integer-valued: exact
+            wins[:, i, :] = kept[:, i, :] + base[j, :] - kept[:, j, :]
+            wins[:, j, :] = kept[:, j, :] + base[i, :] - kept[:, i, :]
+            wins[:, :, i] = kept[:, :, i] + base[:, j] - kept[:, :, j]
+            wins[:, :, j] = kept[:, :, j] + base[:, i] - kept[:, :, i]
+            wins[:, i, j] = kept[:, i, j] + base[j, i] - kept[:, j, i]
+            wins[:, j, i] = kept[:, j, i] + base[i, j] - kept[:, i, j]
+            wins[:, i, i] = wins[:, j, j] = 0.0
+            out[q] = expected_wins_from_wins(wins)[:, [i, j]]
+        return out
 
 
 AGGREGATIONS = {
