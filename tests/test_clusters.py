@@ -301,3 +301,17 @@ def test_live_against_mt_metrics_eval(monkeypatch):
                                averaged(scipy.stats.pearsonr), np.random.RandomState(seed + 10))
         assert (res.p, res.delta, res.permutations) == (p, d, k)
         np.testing.assert_array_equal(res.draws, np.array(c))
+
+
+# ---------------------------------------------------------------------------- table column
+def test_cluster_column_in_tables():
+    from gec_meta.report.tables import render, with_cluster_column
+
+    rows = [{"metric": "m0", "pearson": 0.97}, {"metric": "m4", "pearson": 0.32}, {"metric": "x", "pearson": 0.5}]
+    out_rows, cols = with_cluster_column(rows, ["metric", "pearson"], "pearson", {"m0": 1, "m4": 3})
+    assert cols == ["metric", "pearson", "pearson cluster"] and "pearson cluster" not in rows[0]
+    assert [r["pearson cluster"] for r in out_rows] == [1, 3, None]
+    md = render(out_rows, cols, "md", emphasize=["pearson"])
+    assert md.splitlines()[2] == "| m0 | **0.970** | 1 |" and md.splitlines()[4] == "| x | <u>0.500</u> | – |"
+    with pytest.raises(ValueError, match="no column"):
+        with_cluster_column(rows, ["metric"], "pearson", {})
