@@ -30,8 +30,8 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from gec_meta.meta.clusters import (assign_ranks, perm_both, perm_both_result, ranks_from_matrix,
-                                    significance_clusters, significance_matrix)
+from gec_meta.meta.clusters import (assign_ranks, perm_both, perm_both_result, perm_pairs, perm_pairs_result,
+                                    ranks_from_matrix, significance_clusters, significance_matrix)
 from gec_meta.meta.correlation import pearson, pearson_rows
 
 # stats_test.py PermutationSigDiffTest: Correlation(4, gold, metric) = 4 systems x 2 items,
@@ -190,6 +190,42 @@ def test_bad_input_is_named():
         assign_ranks({"a": 1.0, "b": float("nan")}, lambda a, b: 1.0)
 
 
+# ---------------------------------------------------------------------------- pairwise test
+# stats_test.py PairwisePermutationSigDiffTest: Correlation(4, ...) = 4 systems x 2 items;
+# average_by='item' -> rows are items, (2, 4).  epsilon* per metric from
+# stats.KendallWithTiesOpt(gold, metric, 'acc23', 4, 'item', sample_rate=1.0): metric1 -> 2
+# (acc 0.6666...), metric2 -> 1 (acc 0.58333...).  Official (p, delta, k) after np.random.seed(seed):
+#   PairwisePermutationSigDiff(corr1, corr2, 'acc23', 'item', k=1000, sample_rate=1.0)
+PAIR_GOLD = np.array([1, 3, 3, 3, 1, 2, 1, 2], float).reshape(4, -1).T
+PAIR_M1 = np.array([2, 4, 6, 6, 2, 6, 3, 7], float).reshape(4, -1).T
+PAIR_M2 = np.array([1, 5, 4, 4, 4, 3, 2, 1], float).reshape(4, -1).T
+PAIRS_OFFICIAL = [(0, 1000, 0.635, 1000), (1, 1000, 0.648, 1000),
+                  (2, 100, 0.64, 100)]  # PermutationSigDiffParams(block_size=100): stops at 100
+
+
+@pytest.mark.parametrize("seed,block,p,k", PAIRS_OFFICIAL)
+def test_reproduces_pairwise_permutation_sig_diff(seed, block, p, k):
+    res = perm_pairs_result(PAIR_M2, PAIR_M1, PAIR_GOLD, 1.0, 2.0, np.random.RandomState(seed), 1000,
+                            block_size=block)
+    assert res.p == pytest.approx(p, abs=1e-9) and res.permutations == k
+    assert res.delta == pytest.approx(-0.08333333333333337, abs=1e-12)  # 0.58333 - 0.66667
+
+
+def test_pairwise_hand_toy():
+    # one row, human (1, 2, 3); A = (1, 2, 3) gets all 3 pairs right, B = (3, 2, 1) none: delta 1.
+    # Draw weights: 3x3 matrix, upper triangle (0,1), (0,2), (1,2) at flat positions 1, 2, 5.
+    #   all kept: A' = 1, B' = 0 -> 1 >= 1 counts; pair (0,1) swapped: A' = 2/3, B' = 1/3 -> no.
+    rng = ScriptedRng([np.ones(9, int), np.array([1, 0, 1, 1, 1, 1, 1, 1, 1])])
+    res = perm_pairs_result([[1, 2, 3]], [[3, 2, 1]], [[1, 2, 3]], 0.0, 0.0, rng, 2)
+    assert rng.sizes == [9, 9] and res.delta == 1.0 and res.p == 0.5
+    np.testing.assert_allclose(res.draws, [[1, 0], [2 / 3, 1 / 3]])
+    # epsilon: |1.05 - 1| <= 0.1 is a metric tie, right for a human tie (1, 1); a NaN human cell and
+    # a row with one judged cell are dropped.  A: 3/3; B (eps 0): pair (0,1) wrong -> 2/3.
+    p = perm_pairs([[1, 1.05, 2, 9], [0, 1, 2, 3]], [[1, 1.05, 2, -9], [3, 2, 1, 0]],
+                   [[1, 1, 2, np.nan], [5, np.nan, np.nan, np.nan]], 0.1, 0.0, ScriptedRng([np.ones(9, int)]), 1)
+    assert p == 1.0
+
+
 # ---------------------------------------------------------------------------- ranks
 def test_assign_ranks_data_test_vectors():
     # data_test.py testAssignRanks (sig_matrix[i, j], j > i; lower triangle unread)
@@ -293,6 +329,18 @@ def test_live_against_mt_metrics_eval(monkeypatch):
             METRIC2, METRIC1, GOLD,
             lambda h, m: stats.KendallWithTiesOpt(h, m, num_sys=4, average_by="item", **opt)[0],
             np.random.RandomState(seed), 50, block_size=50, standardize_over="all")
+        assert (res.p, res.delta, res.permutations) == (p, d, k)
+        np.testing.assert_array_equal(res.draws, np.array(c))
+        np.random.seed(seed + 20)
+        gold = np.random.randint(1, 5, (6, 30)).astype(object)  # 6 systems x 30 items, 20% unjudged
+        gold[np.random.random_sample((6, 30)) < 0.2] = None
+        ma, mb = np.random.normal(size=(6, 30)).round(1), np.random.normal(size=(6, 30)).round(1)
+        human = np.array([[np.nan if v is None else v for v in row] for row in gold], float)
+        ca = stats.Correlation(6, list(gold.ravel()), list(ma.ravel()))
+        cb = stats.Correlation(6, list(gold.ravel()), list(mb.ravel()))
+        np.random.seed(seed)
+        p, d, k, c = stats.PairwisePermutationSigDiff(cb, ca, "acc23", "item", k=300, epsilon1=0.3, epsilon2=0.5)
+        res = perm_pairs_result(ma.T, mb.T, human.T, 0.5, 0.3, np.random.RandomState(seed), 300)
         assert (res.p, res.delta, res.permutations) == (p, d, k)
         np.testing.assert_array_equal(res.draws, np.array(c))
         np.random.seed(seed + 10)

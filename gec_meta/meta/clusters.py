@@ -46,7 +46,7 @@ import numpy as np
 
 from gec_meta.meta.significance import _zscore
 
-__all__ = ["PermBoth", "perm_both", "perm_both_result", "significance_matrix", "ranks_from_matrix",
+__all__ = ["PermBoth", "perm_both", "perm_both_result", "perm_pairs", "perm_pairs_result", "significance_matrix", "ranks_from_matrix",
            "assign_ranks", "Clusters", "significance_clusters", "STANDARDIZE"]
 
 STANDARDIZE = ("scored", "all")
@@ -209,6 +209,126 @@ def perm_both(
     """One-sided p-value that metric A's statistic is *not* better than B's: the ``p`` of
     :func:`perm_both_result` (same arguments)."""
     return perm_both_result(metric_a, metric_b, human, statistic, rng, num_permutations, **options).p
+
+
+def _scored_pairs(human: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Pairs of scored cells of every row, as ``PairwisePermutationSigDiff`` lays them out.
+
+    Args:
+        human: shape (G, S), NaN = not judged.
+
+    Returns:
+        (rows, first, second, draw_position, draws_per_permutation): one entry per pair i < j of
+        a row's judged cells (row-major); ``draw_position`` indexes the pair's weight in the
+        concatenated (n_g, n_g) binomial draws of all rows with n_g >= 2 judged cells.
+    """
+    rows, first, second, pos = [], [], [], []
+    offset = 0
+    for g, row in enumerate(human):
+        cells = np.flatnonzero(np.isfinite(row))
+        n = len(cells)
+        if n < 2:  # mt-metrics-eval divides by C(n, 2) = 0 here; such rows carry no pair
+            continue
+        i, j = np.triu_indices(n, 1)
+        rows.append(np.full(len(i), g))
+        first.append(cells[i])
+        second.append(cells[j])
+        pos.append(offset + i * n + j)
+        offset += n * n
+    if not rows:
+        raise ValueError("no row has two judged cells: no pairs to compare")
+    return (np.concatenate(rows), np.concatenate(first), np.concatenate(second), np.concatenate(pos), offset)
+
+
+def perm_pairs_result(
+    metric_a: np.ndarray,
+    metric_b: np.ndarray,
+    human: np.ndarray,
+    epsilon_a: float,
+    epsilon_b: float,
+    rng: np.random.Generator | np.random.RandomState,
+    num_permutations: int = 1000,
+    *,
+    block_size: int = 1000,
+    early_min: float = 0.02,
+    early_max: float = 0.5,
+) -> PermBoth:
+    """Pairwise permutation test that metric A's acc_eq is better than B's
+    (``mt_metrics_eval.stats.PairwisePermutationSigDiff(corr1=B, corr2=A, variant="acc23")``,
+    the segment-level test of the WMT23-25 tasks: ``perm_test="pairs"``).
+
+    Instead of metric scores, each draw swaps A's and B's *outcome* of every pair of systems in
+    a row (group) with probability 1/2, so each metric keeps its own tie threshold and no
+    epsilon is re-optimised per draw.  A pair's outcome is the sign of the score difference,
+    0 when |difference| <= epsilon (``PairwiseDiffs``); it is correct when it equals the sign of
+    the human difference.  acc_eq of a row = correct pairs / C(n, 2) (Deutsch et al. 2023's
+    acc_23), averaged over rows (``average_by="item"`` on (I, S) rows).  Scores are not
+    standardised (the epsilons are on each metric's own scale).
+
+    Random draws: per draw and row, ``binomial(1, 0.5, (n, n))`` whose upper triangle weights
+    the pairs (all rows in one call, the same stream as mt-metrics-eval's per-row calls).
+
+    Early stopping mirrors the official loop, including its indentation: the block check runs
+    only on a draw that counted (``c2 - c1 >= delta``) at a multiple of ``block_size``.
+
+    Args:
+        metric_a, metric_b, human: shape (G, S); human NaN = not judged (those cells are
+            dropped, as ``_ReshapeAndFilter``); metrics finite on judged cells.  Rows with fewer
+            than two judged cells are skipped (mt-metrics-eval fails on them).
+        epsilon_a, epsilon_b: each metric's tie threshold (>= 0), e.g. its epsilon*.
+        rng, num_permutations, block_size, early_min, early_max: as :func:`perm_both_result`.
+
+    Returns:
+        :class:`PermBoth` (draws = (acc_eq(A'), acc_eq(B'))).
+    """
+    if num_permutations < 1 or block_size < 1:
+        raise ValueError("num_permutations and block_size must be >= 1")
+    if epsilon_a < 0 or epsilon_b < 0:
+        raise ValueError(f"epsilons must be non-negative, got {epsilon_a}, {epsilon_b}")
+    h = np.asarray(human, dtype=np.float64)
+    a = np.asarray(metric_a, dtype=np.float64)
+    b = np.asarray(metric_b, dtype=np.float64)
+    if not (h.ndim == 2 and a.shape == b.shape == h.shape):
+        raise ValueError(f"pairwise test needs (G, S) arrays of one shape, got {a.shape}, {b.shape}, {h.shape}")
+    judged = np.isfinite(h)
+    for name, x in (("A", a), ("B", b)):
+        if not np.isfinite(x[judged]).all():
+            raise ValueError(f"metric {name} has NaN or inf scores where the human score is present")
+    rows, first, second, pos, per_draw = _scored_pairs(h)
+    human_sign = np.sign(h[rows, first] - h[rows, second])
+
+    def correct(x, eps):
+        d = x[rows, first] - x[rows, second]
+        return np.where(np.abs(d) <= eps, 0.0, np.sign(d)) == human_sign
+
+    ca, cb = correct(a, epsilon_a), correct(b, epsilon_b)
+    starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])  # pairs are grouped by row
+    num_pairs = np.diff(np.r_[starts, len(rows)])
+
+    def acc(correct_pairs):  # (K, P) -> (K,): mean over rows of correct / C(n, 2)
+        return (np.add.reduceat(correct_pairs.astype(np.int64), starts, axis=1) / num_pairs).mean(axis=1)
+
+    observed = acc(np.stack([ca, cb]))
+    delta = float(observed[0] - observed[1])
+    draws, hits, done = [], 0, 0
+    while done < num_permutations:
+        size = min(block_size - done % block_size, num_permutations - done)
+        keep = np.stack([rng.binomial(1, 0.5, per_draw)[pos] for _ in range(size)]).astype(bool)  # (size, P)
+        block = np.stack([acc(np.where(keep, ca, cb)), acc(np.where(keep, cb, ca))], axis=1)
+        hit = block[:, 0] - block[:, 1] >= delta
+        draws.append(block)
+        hits += int(hit.sum())
+        done += size
+        if done % block_size == 0 and hit[-1] and not early_min <= hits / done <= early_max:
+            break
+    return PermBoth(p=hits / done, delta=delta, permutations=done, draws=np.concatenate(draws))
+
+
+def perm_pairs(metric_a, metric_b, human, epsilon_a: float, epsilon_b: float, rng,
+               num_permutations: int = 1000, **options) -> float:
+    """One-sided p-value that A's acc_eq is *not* better than B's: the ``p`` of
+    :func:`perm_pairs_result` (same arguments)."""
+    return perm_pairs_result(metric_a, metric_b, human, epsilon_a, epsilon_b, rng, num_permutations, **options).p
 
 
 # --------------------------------------------------------------------------- ranks
