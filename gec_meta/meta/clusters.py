@@ -30,10 +30,12 @@ vectors, one (item, system) score for segment-level arrays.  mt-metrics-eval fla
 segment-level matrices system-major for ``average_by="sys"``/``"none"`` and item-major for
 ``"item"``: pass (S, I) or (I, S) arrays accordingly to replay its random stream.
 
-Randomness: an explicit generator.  A ``numpy.random.Generator`` in normal use; a legacy
-``numpy.random.RandomState`` is accepted only to replay mt-metrics-eval's global stream
-(``np.random.seed(s)`` followed by ``PermutationSigDiff`` draws exactly what
-``RandomState(s).binomial(1, 0.5, n)`` draws, one call per permutation, as here).
+Randomness: an explicit generator.  A ``numpy.random.Generator`` in normal use: each block of
+draws is one ``rng.integers(0, 2, (draws, cells))`` call (fast).  A legacy
+``numpy.random.RandomState`` (or any object with its ``binomial``) is accepted only to replay
+mt-metrics-eval's global stream: ``np.random.seed(s)`` followed by ``PermutationSigDiff`` draws
+exactly what ``RandomState(s).binomial(1, 0.5, n)`` draws, one call per permutation, as the
+replay path does (``PairwisePermutationSigDiff`` likewise, with its (n, n) matrices per row).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ __all__ = ["PermBoth", "perm_both", "perm_both_result", "perm_pairs", "perm_pair
            "assign_ranks", "Clusters", "significance_clusters", "STANDARDIZE"]
 
 STANDARDIZE = ("scored", "all")
+_CHUNK = 100  # draws evaluated together (bounded memory); early-stop checks stay at block_size
 Statistic = Callable[..., "float | np.ndarray"]
 
 
@@ -119,6 +122,21 @@ def _evaluator(statistic: Statistic, human, batched: bool) -> Callable[[np.ndarr
     return evaluate
 
 
+def _coin_flips(rng, draws: int, cells: int, legacy_cells: int | None = None,
+                legacy_pick: np.ndarray | None = None) -> np.ndarray:
+    """Fair 0/1 draws, shape (draws, cells), as bool (True = keep, mt-metrics-eval's w1 = 1).
+
+    A ``numpy.random.Generator`` draws them in one call.  Anything else is treated as a legacy
+    ``RandomState`` replaying mt-metrics-eval: one ``binomial(1, 0.5, legacy_cells)`` call per
+    draw (``legacy_cells`` defaults to ``cells``), of which ``legacy_pick`` selects the cells.
+    """
+    if isinstance(rng, np.random.Generator):
+        return rng.integers(0, 2, (draws, cells), dtype=np.int8).astype(bool)
+    n = cells if legacy_cells is None else legacy_cells
+    flips = np.stack([rng.binomial(1, 0.5, n) for _ in range(draws)]).astype(bool)
+    return flips if legacy_pick is None else flips[:, legacy_pick]
+
+
 def perm_both_result(
     metric_a: np.ndarray,
     metric_b: np.ndarray,
@@ -179,9 +197,8 @@ def perm_both_result(
     draws: list[np.ndarray] = []
     hits = done = 0
     while done < num_permutations:
-        size = min(block_size - done % block_size, num_permutations - done)
-        # one call per draw: the legacy stream of mt-metrics-eval's loop, whatever the block
-        keep = np.stack([rng.binomial(1, 0.5, n) for _ in range(size)]).astype(bool)  # (size, n)
+        size = min(block_size - done % block_size, num_permutations - done, _CHUNK)
+        keep = _coin_flips(rng, size, n)  # (size, n)
         swap_a = np.broadcast_to(za, (size, *za.shape)).copy()
         swap_b = np.broadcast_to(zb, (size, *zb.shape)).copy()
         # keep=1: each slot keeps its own score (w1 * ms1 + w2 * ms2 with w1 = 1); 0: swapped
@@ -265,8 +282,9 @@ def perm_pairs_result(
     acc_23), averaged over rows (``average_by="item"`` on (I, S) rows).  Scores are not
     standardised (the epsilons are on each metric's own scale).
 
-    Random draws: per draw and row, ``binomial(1, 0.5, (n, n))`` whose upper triangle weights
-    the pairs (all rows in one call, the same stream as mt-metrics-eval's per-row calls).
+    Random draws (replay path): per draw and row, ``binomial(1, 0.5, (n, n))`` whose upper
+    triangle weights the pairs (all rows in one call, the same stream as mt-metrics-eval's
+    per-row calls); a Generator draws one flip per pair.
 
     Early stopping mirrors the official loop, including its indentation: the block check runs
     only on a draw that counted (``c2 - c1 >= delta``) at a multiple of ``block_size``.
@@ -306,14 +324,14 @@ def perm_pairs_result(
     num_pairs = np.diff(np.r_[starts, len(rows)])
 
     def acc(correct_pairs):  # (K, P) -> (K,): mean over rows of correct / C(n, 2)
-        return (np.add.reduceat(correct_pairs.astype(np.int64), starts, axis=1) / num_pairs).mean(axis=1)
+        return (np.add.reduceat(correct_pairs.astype(np.int32), starts, axis=1) / num_pairs).mean(axis=1)
 
     observed = acc(np.stack([ca, cb]))
     delta = float(observed[0] - observed[1])
     draws, hits, done = [], 0, 0
     while done < num_permutations:
-        size = min(block_size - done % block_size, num_permutations - done)
-        keep = np.stack([rng.binomial(1, 0.5, per_draw)[pos] for _ in range(size)]).astype(bool)  # (size, P)
+        size = min(block_size - done % block_size, num_permutations - done, _CHUNK)
+        keep = _coin_flips(rng, size, len(pos), per_draw, pos)  # (size, P)
         block = np.stack([acc(np.where(keep, ca, cb)), acc(np.where(keep, cb, ca))], axis=1)
         hit = block[:, 0] - block[:, 1] >= delta
         draws.append(block)
