@@ -194,10 +194,8 @@ def perm_both_result(
         observed = evaluate(np.stack([za, zb]))
     delta = float(observed[0] - observed[1])
     n = int(swappable.sum())
-    draws: list[np.ndarray] = []
-    hits = done = 0
-    while done < num_permutations:
-        size = min(block_size - done % block_size, num_permutations - done, _CHUNK)
+
+    def block(size: int) -> np.ndarray:
         keep = _coin_flips(rng, size, n)  # (size, n)
         swap_a = np.broadcast_to(za, (size, *za.shape)).copy()
         swap_b = np.broadcast_to(zb, (size, *zb.shape)).copy()
@@ -205,11 +203,31 @@ def perm_both_result(
         swap_a[:, swappable] = np.where(keep, za[swappable], zb[swappable])
         swap_b[:, swappable] = np.where(keep, zb[swappable], za[swappable])
         with np.errstate(all="ignore"):
-            block = np.stack([evaluate(swap_a), evaluate(swap_b)], axis=1)  # (size, 2)
-        draws.append(block)
-        hits += int((block[:, 0] - block[:, 1] >= delta - tolerance).sum())
-        done += size
-        if done % block_size == 0 and not early_min <= hits / done <= early_max:
+            return np.stack([evaluate(swap_a), evaluate(swap_b)], axis=1)
+
+    return _draw_loop(block, delta, num_permutations, block_size, early_min, early_max, tolerance)
+
+
+def _draw_loop(block: Callable[[int], np.ndarray], delta: float, num_permutations: int, block_size: int,
+               early_min: float, early_max: float, tolerance: float = 0.0, stop_on_hit_only: bool = False
+               ) -> PermBoth:
+    """The counting loop shared by both tests (``PermutationSigDiff``'s ``for i in range(k)``).
+
+    Args:
+        block: ``block(size)`` -> shape (size, 2): (stat(A'), stat(B')) of ``size`` new draws.
+        stop_on_hit_only: ``PairwisePermutationSigDiff`` checks early stopping only after a
+            draw that counted (its check is indented under the ``if``).
+    """
+    draws: list[np.ndarray] = []
+    hits = done = 0
+    while done < num_permutations:
+        vals = block(min(block_size - done % block_size, num_permutations - done, _CHUNK))
+        hit = vals[:, 0] - vals[:, 1] >= delta - tolerance
+        draws.append(vals)
+        hits += int(hit.sum())
+        done += len(vals)
+        if (done % block_size == 0 and (hit[-1] or not stop_on_hit_only)
+                and not early_min <= hits / done <= early_max):
             break
     return PermBoth(p=hits / done, delta=delta, permutations=done, draws=np.concatenate(draws))
 
@@ -328,18 +346,12 @@ def perm_pairs_result(
 
     observed = acc(np.stack([ca, cb]))
     delta = float(observed[0] - observed[1])
-    draws, hits, done = [], 0, 0
-    while done < num_permutations:
-        size = min(block_size - done % block_size, num_permutations - done, _CHUNK)
+
+    def block(size: int) -> np.ndarray:
         keep = _coin_flips(rng, size, len(pos), per_draw, pos)  # (size, P)
-        block = np.stack([acc(np.where(keep, ca, cb)), acc(np.where(keep, cb, ca))], axis=1)
-        hit = block[:, 0] - block[:, 1] >= delta
-        draws.append(block)
-        hits += int(hit.sum())
-        done += size
-        if done % block_size == 0 and hit[-1] and not early_min <= hits / done <= early_max:
-            break
-    return PermBoth(p=hits / done, delta=delta, permutations=done, draws=np.concatenate(draws))
+        return np.stack([acc(np.where(keep, ca, cb)), acc(np.where(keep, cb, ca))], axis=1)
+
+    return _draw_loop(block, delta, num_permutations, block_size, early_min, early_max, stop_on_hit_only=True)
 
 
 def perm_pairs(metric_a, metric_b, human, epsilon_a: float, epsilon_b: float, rng,
