@@ -4,6 +4,10 @@
   accuracy, ...) significantly better than metric B's?  The PERM-BOTH paired permutation test
   of Deutsch et al. (2021, https://arxiv.org/abs/2104.00054), step for step as
   ``mt_metrics_eval.stats.PermutationSigDiff`` (google-research/mt-metrics-eval).
+* :func:`perm_pairs` / :func:`perm_pairs_result` -- the pairwise variant for segment-level
+  acc_eq (``stats.PairwisePermutationSigDiff``, which the WMT23-25 tasks use with
+  ``perm_test="pairs"``): pair outcomes are swapped, each metric keeps its own epsilon, so no
+  epsilon* search runs per draw.
 * :func:`significance_matrix` -- the p-values of every ordered pair, in mt-metrics-eval's
   ``data.ComputeSigMatrix`` order.
 * :func:`ranks_from_matrix` -- mt-metrics-eval's ``data.AssignRanks``; :func:`assign_ranks`
