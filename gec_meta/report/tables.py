@@ -240,6 +240,35 @@ class Table:
                       mark_legend=self.mark_legend, caption=self.caption or None)
 
 
+def with_cluster_column(
+    rows: Sequence[dict],
+    columns: Sequence[str],
+    column: str,
+    ranks: Mapping[str, int],
+    key: str = "metric",
+) -> tuple[list[dict], list[str]]:
+    """Add the significance-cluster rank of ``column`` as a new column ``<column> cluster``,
+    placed right after ``column`` (the clusters of :func:`gec_meta.meta.clusters.assign_ranks`,
+    1 = top cluster, as the WMT metrics tables print them).
+
+    Args:
+        rows, columns: the table (rows are not modified: new dicts are returned).
+        column: the column the clusters were computed for (e.g. ``pearson``, ``acc_eq``).
+        ranks: ``row[key]`` -> cluster rank; rows without a rank get an empty cell.
+        key: the column naming each row's metric.
+
+    Returns:
+        (rows, columns) to pass to :func:`render` / :class:`Table`.
+    """
+    if column not in columns:
+        raise ValueError(f"no column {column!r} to add clusters to; columns are {list(columns)}")
+    name = f"{column} cluster"
+    out_rows = [{**row, name: ranks.get(row.get(key))} for row in rows]
+    out_cols = list(columns)
+    out_cols.insert(out_cols.index(column) + 1, name)
+    return out_rows, out_cols
+
+
 def system_rows(results: Iterable[dict]) -> list[dict]:
     rows = []
     for res in results:
