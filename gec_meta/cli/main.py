@@ -15,14 +15,14 @@ metrics, and texts with M2 semantics — an annotator without lines in a sentenc
 annotator 0); a file is M2 when it is named ``*.m2`` or starts like one (an ``S`` line, then
 ``A start end|||`` lines: ERRANT's and CLEME's ``*.errant``).  ``--hyp-m2`` takes systems as
 M2 files of their edits (one annotator): every metric scores the corrected text, and edit
-metrics that can (CLEME) score the file's edits instead of re-extracting them; a metric with a
-``reference_edits`` field then compares them with the reference M2's gold edits
-(``reference_edits=gold``, unless ``-m reference_edits=...`` says otherwise).  CLEME's own
-published setting (its ``scripts/evaluate.py``: corpus level, weights alpha 2 in [0.75, 1.25])
-is ``--metric cleme_dependent_corpus`` (or ``cleme_independent_corpus``); ``cleme_dependent``
-is SentCLEME with the UOT-ERRANT paper's weights.  Hydra overrides
-of other config groups go in ``-c`` (``-c encoder=minilm``), metric fields in ``-m``
-(``-m beta=1.0``).
+metrics that can (CLEME, ERRANT, PT-ERRANT, UOT-ERRANT) score the file's edits instead of
+re-extracting them; a metric with a ``reference_edits`` field then compares them with the
+reference M2's gold edits (``reference_edits=gold``, unless ``-m reference_edits=...`` says
+otherwise).  CLEME's own published setting (its ``scripts/evaluate.py``: corpus level,
+weights alpha 2 in [0.75, 1.25]) is ``--metric cleme_dependent_corpus`` (or
+``cleme_independent_corpus``); ``cleme_dependent`` is SentCLEME with the UOT-ERRANT paper's
+weights.  Hydra overrides of other config groups go in ``-c`` (``-c encoder=minilm``), metric
+fields in ``-m`` (``-m beta=1.0``).
 """
 
 from __future__ import annotations
