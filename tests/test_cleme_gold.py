@@ -65,6 +65,19 @@ def _corpus_values(metric: CLEME, stats: np.ndarray) -> dict:
             **{k: round(float(c), 2) for k, c in zip(("tp", "fp", "fn", "tn"), counts)}}
 
 
+def test_make_data_installs_the_cleme_files():
+    """``make data`` (gec_meta/data/manifest.tsv) fills ``cleme/`` with CLEME v1.0's
+    ``tests/examples/`` (tag v1.0 = commit 5fc7617ef36c), files unchanged."""
+    from gec_meta.data.fetch import load_manifest
+
+    cleme = {e.path: e for e in load_manifest() if e.path.startswith("cleme/")}
+    names = {f"conll14-{s}.errant" for s in OFFICIAL["corpus/dependent"]}
+    assert set(cleme) == {f"cleme/{n}" for n in names | {"conll14.errant", "demo.errant", "demo-AMU.errant"}}
+    for path, entry in cleme.items():
+        assert entry.github_parts() == ("THUKElab/CLEME", "5fc7617ef36c2134ae217f449e2a927e41f77039",
+                                        "tests/examples/" + path.removeprefix("cleme/"))
+
+
 # --------------------------------------------------------------------- published outputs
 @pytest.mark.slow
 @pytest.mark.ci
