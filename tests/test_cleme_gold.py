@@ -9,6 +9,7 @@ calculations written out below.
 from __future__ import annotations
 
 import json
+import os
 import pickle
 from pathlib import Path
 
@@ -37,10 +38,15 @@ SENTENCE_WEIGHTS = {
 
 
 def _cleme_dir() -> Path:
-    for root in (REPO / "data" / "cleme", REPO.parent / "shared" / "data" / "cleme"):
-        if (root / "conll14.errant").is_file():
-            return root
-    pytest.skip("CLEME's example M2 files (data/cleme/, from THUKElab/CLEME v1.0 tests/examples) not found")
+    """``cleme/`` of the data directory (``$GEC_META_DATA``, else the checkout's ``data/``: both
+    filled by ``make data``), else of the shared mirror next to the checkout."""
+    env = os.environ.get("GEC_META_DATA")
+    roots = ([Path(env)] if env else []) + [REPO / "data", REPO.parent / "shared" / "data"]
+    for root in roots:
+        if (root / "cleme" / "conll14.errant").is_file():
+            return root / "cleme"
+    pytest.skip("CLEME's example M2 files (cleme/ of the data directory, from THUKElab/CLEME v1.0 "
+                "tests/examples) not found: run `make data`")
 
 
 def _sources(tmp_path: Path, m2: Path) -> Path:
@@ -51,16 +57,25 @@ def _sources(tmp_path: Path, m2: Path) -> Path:
     return src
 
 
-def _options(weights: dict) -> list[str]:
-    return [a for k, v in weights.items() for a in ("-m", f"{k}={v}")]
-
-
 def _corpus_values(metric: CLEME, stats: np.ndarray) -> dict:
     """CLEME's corpus output: P, R, F, Acc rounded to 4 decimals, counts to 2."""
     counts = metric.corpus_stats(stats)[0]
     p, r, f, acc = metric.prfa(counts)
     return {"F": float(f), "Acc": float(acc), "P": float(p), "R": float(r),
             **{k: round(float(c), 2) for k, c in zip(("tp", "fp", "fn", "tn"), counts)}}
+
+
+def test_make_data_installs_the_cleme_files():
+    """``make data`` (gec_meta/data/manifest.tsv) fills ``cleme/`` with CLEME v1.0's
+    ``tests/examples/`` (tag v1.0 = commit 5fc7617ef36c), files unchanged."""
+    from gec_meta.data.fetch import load_manifest
+
+    cleme = {e.path: e for e in load_manifest() if e.path.startswith("cleme/")}
+    names = {f"conll14-{s}.errant" for s in OFFICIAL["corpus/dependent"]}
+    assert set(cleme) == {f"cleme/{n}" for n in names | {"conll14.errant", "demo.errant", "demo-AMU.errant"}}
+    for path, entry in cleme.items():
+        assert entry.github_parts() == ("THUKElab/CLEME", "5fc7617ef36c2134ae217f449e2a927e41f77039",
+                                        "tests/examples/" + path.removeprefix("cleme/"))
 
 
 # --------------------------------------------------------------------- published outputs
@@ -70,14 +85,15 @@ def test_published_corpus_dependent_amu(tmp_path, capsys):
     """CLEME README: ``python scripts/evaluate.py --ref tests/examples/conll14.errant --hyp
     tests/examples/conll14-AMU.errant`` (corpus level, dependent) prints
     {'F': 0.2514, 'Acc': 0.7634, 'P': 0.2645, 'R': 0.2097, 'tp': 313.51, 'fp': 871.8,
-    'fn': 1181.71, 'tn': 6312.0}."""
+    'fn': 1181.71, 'tn': 6312.0}.  The issue's command with CLEME's own setting, the metric
+    config ``cleme_dependent_corpus``, and no ``-m`` option."""
     d = _cleme_dir()
     src = _sources(tmp_path, d / "conll14.errant")
     assert main(["score", "--src", str(src), "--hyp-m2", str(d / "conll14-AMU.errant"),
-                 "--ref", str(d / "conll14.errant"), "--metric", "cleme_dependent",
-                 "-m", "level=corpus", *_options(CORPUS_WEIGHTS), "--json"]) == 0
+                 "--ref", str(d / "conll14.errant"), "--metric", "cleme_dependent_corpus", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert "hyp_edits=m2" in out["metric"] and "reference_edits=gold" in out["metric"]
+    assert "level=corpus" in out["metric"] and "mode=dependent" in out["metric"]
     amu = out["systems"]["conll14-AMU"]
     assert amu["default"] == 0.2514
     assert round(amu["precision"], 4) == 0.2645 and round(amu["recall"], 4) == 0.2097
@@ -89,6 +105,19 @@ def test_published_corpus_dependent_amu(tmp_path, capsys):
     assert _corpus_values(metric, metric.statistics(sources, [hyp], refs)) == {
         "F": 0.2514, "Acc": 0.7634, "P": 0.2645, "R": 0.2097,
         "tp": 313.51, "fp": 871.8, "fn": 1181.71, "tn": 6312.0}
+
+
+def test_corpus_configs_are_clemes_own_defaults():
+    """``cleme_{dependent,independent}_corpus`` = CLEME v1.0's ``scripts/evaluate.py`` defaults
+    (CORPUS_WEIGHTS above, from its ``cleme/constants.py``; FP reversed in every CLEME weight);
+    ``cleme_dependent`` keeps the UOT-ERRANT weights (the published SentCLEME numbers)."""
+    from gec_meta.api import load_metric
+
+    for mode in ("dependent", "independent"):
+        assert load_metric(f"cleme_{mode}_corpus") == CLEME(mode=mode, level="corpus", **CORPUS_WEIGHTS)
+        assert load_metric(f"cleme_{mode}") == CLEME(mode=mode)
+    fp = load_metric("cleme_dependent_corpus").weights[1]
+    assert fp.reverse and (fp.alpha, fp.min_value, fp.max_value) == (2.0, 0.75, 1.25)
 
 
 def test_published_demo(tmp_path):

@@ -214,7 +214,7 @@ def test_default_mirror_comes_from_the_environment(monkeypatch, tmp_path):
 
 def test_real_manifest_is_well_formed():
     entries = fetch.load_manifest()
-    assert len(entries) == 1025
+    assert len(entries) == 1041  # 1025 + the 16 CLEME example files (issue 19 item 7)
     derived = {e.path: e for e in entries if e.is_derived}
     assert set(derived) == set(fetch.DERIVED_TABLES)
     for path, entry in derived.items():

@@ -237,8 +237,9 @@ COMPOSE_ONLY = {
 
 
 # Metric configs that run as they are (no model weights).
-NO_OVERRIDES = {"cleme_dependent", "cleme_independent", "errant", "gleu", "gleu_corrected", "gotoscorer",
-                "gotoscorer_unweighted", "green", "length", "m2", "senterrant", "sentm2"}
+NO_OVERRIDES = {"cleme_dependent", "cleme_independent", "cleme_dependent_corpus", "cleme_independent_corpus",
+                "errant", "gleu", "gleu_corrected", "gotoscorer", "gotoscorer_unweighted", "green", "length",
+                "m2", "senterrant", "sentm2"}
 
 
 def _names(group: str) -> list[str]:

@@ -2,7 +2,7 @@
 
     gec-meta score --src SRC --hyp SYS1.txt SYS2.txt --ref REF.m2 --metric m2
     gec-meta score --src SRC --hyp A B --ref R1 R2 --metric pt_m2 -c encoder=minilm --aggregation trueskill --json
-    gec-meta score --src SRC --hyp-m2 SYS.errant --ref REF.errant --metric cleme_dependent -m level=corpus
+    gec-meta score --src SRC --hyp-m2 SYS.errant --ref REF.errant --metric cleme_dependent_corpus
     gec-meta rank  --src SRC --hyp A B C --ref R1 R2 --metric gleu_corrected --aggregation default trueskill
     gec-meta errant-types --src SRC --hyp SYS.txt --ref R1 R2 [--cat 3]
     gec-meta attribute --src SRC --hyp SYS.txt --ref R1 --metric sentm2 --method shapley [--json] [--png P]
@@ -15,11 +15,14 @@ metrics, and texts with M2 semantics — an annotator without lines in a sentenc
 annotator 0); a file is M2 when it is named ``*.m2`` or starts like one (an ``S`` line, then
 ``A start end|||`` lines: ERRANT's and CLEME's ``*.errant``).  ``--hyp-m2`` takes systems as
 M2 files of their edits (one annotator): every metric scores the corrected text, and edit
-metrics that can (CLEME) score the file's edits instead of re-extracting them; a metric with a
-``reference_edits`` field then compares them with the reference M2's gold edits
-(``reference_edits=gold``, unless ``-m reference_edits=...`` says otherwise).  Hydra overrides
-of other config groups go in ``-c`` (``-c encoder=minilm``), metric fields in ``-m``
-(``-m beta=1.0``).
+metrics that can (CLEME, ERRANT, PT-ERRANT, UOT-ERRANT) score the file's edits instead of
+re-extracting them; a metric with a ``reference_edits`` field then compares them with the
+reference M2's gold edits (``reference_edits=gold``, unless ``-m reference_edits=...`` says
+otherwise).  CLEME's own published setting (its ``scripts/evaluate.py``: corpus level,
+weights alpha 2 in [0.75, 1.25]) is ``--metric cleme_dependent_corpus`` (or
+``cleme_independent_corpus``); ``cleme_dependent`` is SentCLEME with the UOT-ERRANT paper's
+weights.  Hydra overrides of other config groups go in ``-c`` (``-c encoder=minilm``), metric
+fields in ``-m`` (``-m beta=1.0``).
 """
 
 from __future__ import annotations
@@ -204,7 +207,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("--hyp-m2", nargs="+", default=[],
                        help="one M2 file of edits per system (one annotator), e.g. errant_parallel output")
         p.add_argument("--ref", nargs="*", default=[], help="reference files, or one M2 file")
-        p.add_argument("--metric", default="m2", help="a config of conf/metric (m2, errant, pt_m2, ...)")
+        p.add_argument("--metric", default="m2", help="a config of conf/metric (m2, errant, pt_m2, ...; CLEME's own "
+                            "published setting: cleme_dependent_corpus)")
         p.add_argument("--aggregation", nargs="+", default=["default"],
                        help="default, average, trueskill, expected_wins (the first ranks)")
         p.add_argument("-c", "--config", action="append", default=[], help="Hydra override, e.g. encoder=minilm")

@@ -5,7 +5,8 @@ Usage::
     python -m gec_meta.data.make_manifest [--mirror ../shared/data]
         [--out gec_meta/data/manifest.tsv]
 
-Every file under the mirror except ``README.md`` becomes one line
+Every file under the mirror except the ``README.md`` files (the mirror's notes, in no
+repository) becomes one line
 ``path<TAB>sha256<TAB>bytes<TAB>source`` (sorted by path, no header). ``sha256`` and ``bytes``
 are those of the file as stored in the mirror (decompressed for upstream ``.gz`` files).
 ``source`` is ``github:<owner>/<repo>@<commit>:<path-in-repo>`` (with ``.gz`` when the upstream
@@ -31,13 +32,16 @@ SEEDA = ("tmu-nlp/SEEDA", "0c6c07f98dcfab016f1169b680997f1f29ea0705")
 REASSESS = ("keisks/reassess-gec", "054786a923b2635ce33240c580d18c908c9a49a9")
 CNAP = ("cnap/grammaticality-metrics", "3c1cde1fb1b2b680c97eb2239ed35feab89d2a8a")
 GMEG = ("grammarly/GMEG", "83be7cd0a94f6986028bd60ca7fa2c8ba036ad3b")
+# CLEME v1.0 (Ye et al. 2023; tag v1.0 = commit 5fc7617, the mirror's cleme/README.md).
+CLEME = ("THUKElab/CLEME", "5fc7617ef36c2134ae217f449e2a927e41f77039")
 
 #: Mirror files that exist in no repository (written from fetch.DERIVED_TABLES online).
 DERIVED_PATHS = frozenset(DERIVED_TABLES)
 
 #: Expected number of data files in the mirror. Its README's table says 1,024, but that table
-#: predates the derived ``seeda/readme_metric_scores.tsv`` (seeda/ holds 637 files, not 636).
-EXPECTED_FILES = 1025
+#: predates the derived ``seeda/readme_metric_scores.tsv`` (seeda/ holds 637 files, not 636)
+#: and the 16 CLEME example files of ``cleme/`` (issue 19 item 7).
+EXPECTED_FILES = 1041
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,9 @@ RULES: tuple[Rule, ...] = (
     Rule("sakaguchi16/", *REASSESS, ""),
     Rule("bn10gec/", *CNAP, "references/"),
     Rule("gmeg/", *GMEG, "data/"),
+    # CLEME's example M2 files, copied unchanged from `tests/examples/` (sha256 of every file
+    # checked against the repository at that commit).
+    Rule("cleme/", *CLEME, "tests/examples/"),
 )
 
 
@@ -87,12 +94,12 @@ def source_for(path: str) -> str:
 
 
 def mirror_files(mirror: Path) -> list[str]:
-    """All data files under the mirror (posix relative paths, sorted), README.md excluded."""
+    """All data files under the mirror (posix relative paths, sorted), README.md files excluded."""
     paths = []
     for file in mirror.rglob("*"):
         if file.is_file():
             rel = file.relative_to(mirror).as_posix()
-            if rel != "README.md":
+            if file.name != "README.md":
                 paths.append(rel)
     return sorted(paths)
 

@@ -2,7 +2,9 @@
 
 Every option of ``conf/metric`` names a metric here; the sentence-level names of the edit
 metrics (``sentm2``, ``senterrant``, ``sent_pt_m2``, ``sent_pt_errant``, ``sent_uot_errant``)
-are their class at ``level="sentence"``.  Classes are imported when first asked for, so
+are their class at ``level="sentence"``; ``cleme_dependent_corpus`` / ``cleme_independent_corpus``
+are CLEME at CLEME's own corpus-level defaults (``cleme_dependent`` / ``cleme_independent``:
+SentCLEME with the UOT-ERRANT paper's weights).  Classes are imported when first asked for, so
 listing the names never imports torch or spaCy.
 
     metric_class("sentm2")                  # -> gec_meta.metrics.edit.m2.M2
@@ -15,6 +17,18 @@ import importlib
 from typing import Any, Mapping
 
 from gec_meta.errors import ConfigError
+
+#: CLEME's own corpus-level setting (Ye et al. 2023; code v1.0, commit 5fc7617,
+#: ``cleme/constants.py`` DEFAULT_CONFIG_CORPUS_DEPENDENT = _INDEPENDENT, the defaults of its
+#: ``scripts/evaluate.py``): accumulated counts, TP/FP/FN weights alpha 2 clipped to
+#: [0.75, 1.25] (FP reversed, as every CLEME FP weight).  The plain ``cleme_*`` names keep the
+#: UOT-ERRANT paper's SentCLEME weights (Goto et al. 2025, §4.1).
+_CLEME_CORPUS: Mapping[str, Any] = {
+    "level": "corpus",
+    "tp_alpha": 2.0, "tp_min": 0.75, "tp_max": 1.25,
+    "fp_alpha": 2.0, "fp_min": 0.75, "fp_max": 1.25,
+    "fn_alpha": 2.0, "fn_min": 0.75, "fn_max": 1.25,
+}
 
 #: name -> (module:Class, options the name implies)
 _REGISTRY: dict[str, tuple[str, Mapping[str, Any]]] = {
@@ -33,6 +47,8 @@ _REGISTRY: dict[str, tuple[str, Mapping[str, Any]]] = {
     "gotoscorer_unweighted": ("gec_meta.metrics.edit.gotoscorer:GoToScorerUnweighted", {}),
     "cleme_dependent": ("gec_meta.metrics.edit.cleme:CLEME", {"mode": "dependent"}),
     "cleme_independent": ("gec_meta.metrics.edit.cleme:CLEME", {"mode": "independent"}),
+    "cleme_dependent_corpus": ("gec_meta.metrics.edit.cleme:CLEME", {"mode": "dependent", **_CLEME_CORPUS}),
+    "cleme_independent_corpus": ("gec_meta.metrics.edit.cleme:CLEME", {"mode": "independent", **_CLEME_CORPUS}),
     # n-gram metrics
     "gleu": ("gec_meta.metrics.ngram.gleu:GLEU", {}),
     "gleu_corrected": ("gec_meta.metrics.ngram.gleu:GLEU", {"variant": "corrected"}),

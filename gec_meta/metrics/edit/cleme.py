@@ -63,10 +63,10 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.data.m2 import apply_edits as apply_gold_edits
-from gec_meta.edits.extract import errant_edit_sets
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import f_beta
-from gec_meta.metrics.edit.core import PRFMetric, given_edits, reference_kind_for
+from gec_meta.metrics.edit.core import PRFMetric, reference_kind_for
+from gec_meta.metrics.edit.errant import given_or_extracted
 
 # (o_start, o_end, c_start, c_end) of one edit.
 Span = tuple[int, int, int, int]
@@ -329,13 +329,11 @@ class CLEME(PRFMetric):
     # ----------------------------------------------------------------- stage 1
     def _spans(self, sources: Sequence[str], texts: Sequence[Sequence[str]]) -> list[list[list[Span]]]:
         """(o_start, o_end, c_start, c_end) of the edits of every text, shape (T, N, E): the
-        edits a row carries (:func:`given_edits`), else ERRANT's (one batched extraction)."""
-        given = [given_edits(row) for row in texts]
-        todo = [t for t, g in enumerate(given) if g is None]
-        extracted = dict(zip(todo, errant_edit_sets(sources, [texts[t] for t in todo], self.threads))) if todo else {}
-        return [[gold_spans(edits) for edits in given[t]] if given[t] is not None
-                else [[(e.start, e.end, e.c_start, e.c_end) for e in edits] for edits in extracted[t]]
-                for t in range(len(texts))]
+        edits a row carries, else ERRANT's (:func:`~gec_meta.metrics.edit.errant.given_or_extracted`)."""
+        edits, given = given_or_extracted(sources, texts, self.threads)
+        return [[gold_spans(e) for e in row] if g
+                else [[(e.start, e.end, e.c_start, e.c_end) for e in sent] for sent in row]
+                for row, g in zip(edits, given)]
 
     def _references(self, sources: Sequence[str], references) -> tuple[list[list[str]], list[list[list[Span]]]]:
         """Reference texts, shape (R, N), and their edit spans, shape (R, N, E)."""

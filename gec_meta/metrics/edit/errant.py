@@ -1,6 +1,9 @@
 """ERRANT and SentERRANT (Bryant et al. 2017) on the shared edit core.
 
-Edits come from the process-wide ERRANT extractor (:mod:`gec_meta.edits.extract`).  Matching is
+Edits come from the process-wide ERRANT extractor (:mod:`gec_meta.edits.extract`), except for
+a system read from a hypothesis M2 file (``gec-meta score --hyp-m2``): its sentences carry their
+edits (:func:`~gec_meta.metrics.edit.core.given_edits`), which are scored as they are (through
+:func:`gold_to_edits`), as ``errant_compare -hyp HYP.m2 -ref REF.m2`` does.  Matching is
 ``errant_compare``'s span-based correction matching: an edit is ``(o_start, o_end, c_str)``;
 ``noop`` and ``UNK`` edits are dropped.  ``level: sentence`` is SentERRANT (Gong et al. 2022,
 Table 4 "sentence-level" columns): the mean over sentences of the sentence-level F_beta against
@@ -16,8 +19,7 @@ import numpy as np
 
 from gec_meta.edits.edit import IGNORED_TYPES, Edit
 from gec_meta.edits.extract import errant_edit_sets, errant_extractor
-from gec_meta.errors import ConfigError
-from gec_meta.metrics.edit.core import EditMatch, EditMetric, match_by_key
+from gec_meta.metrics.edit.core import EditMatch, EditMetric, given_edits, match_by_key, reference_kind_for
 
 
 def gold_to_edits(gold: Sequence) -> tuple[Edit, ...]:
@@ -27,6 +29,29 @@ def gold_to_edits(gold: Sequence) -> tuple[Edit, ...]:
         for g in gold
         if not g.is_noop and g.type not in IGNORED_TYPES
     )
+
+
+def given_or_extracted(
+    sources: Sequence[str], texts: Sequence[Sequence[str]], threads: int | None = None
+) -> tuple[list[Sequence[tuple]], list[bool]]:
+    """The edits of every row of texts: the ones it carries, else ERRANT's.
+
+    A row whose sentences all carry their edits (:func:`~gec_meta.metrics.edit.core.given_edits`:
+    a hypothesis M2 file's) keeps those :class:`~gec_meta.data.m2.GoldEdit` tuples; the other
+    rows get ERRANT's :class:`~gec_meta.edits.edit.Edit` tuples from one batched extraction.
+
+    Args:
+        sources: shape (N,).
+        texts: shape (T, N).
+        threads: caps ERRANT's worker processes.
+
+    Returns:
+        (edits of shape (T, N), whether each row's edits are given, shape (T,)).
+    """
+    given = [given_edits(row) for row in texts]
+    todo = [t for t, g in enumerate(given) if g is None]
+    extracted = dict(zip(todo, errant_edit_sets(sources, [texts[t] for t in todo], threads))) if todo else {}
+    return [extracted[t] if g is None else g for t, g in enumerate(given)], [g is not None for g in given]
 
 
 @dataclass(frozen=True)
@@ -41,30 +66,32 @@ class Errant(EditMetric):
             as they are (closer to the PT-M2 paper's setting for ERRANT on CoNLL-2014).
         level: ``corpus`` (errant_compare) | ``sentence`` (SentERRANT, name ``senterrant``).
         threads: caps ERRANT's worker processes (the run's ``threads``).
+
+    Hypotheses read from an M2 file are scored with their own edits (see the module docstring).
     """
 
     reference_edits: str = "extract"
 
     corpus_name: ClassVar[str] = "errant"
     sentence_name: ClassVar[str] = "senterrant"
+    accepts_hypothesis_edits: ClassVar[bool] = True
     version: ClassVar[str] = "1"
 
     def __post_init__(self):
         super().__post_init__()
-        if self.reference_edits not in ("extract", "gold"):
-            raise ConfigError(
-                f"metric.reference_edits must be 'extract' or 'gold', got {self.reference_edits!r}"
-            )
+        reference_kind_for(self.reference_edits)  # checks the value
 
     @property
     def reference_kind(self) -> str:
-        return "m2" if self.reference_edits == "gold" else "text"
+        return reference_kind_for(self.reference_edits)
 
     def hypothesis_edits(
         self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]]
     ) -> list[list[tuple[Edit, ...]]]:
-        """ERRANT edits of every hypothesis, shape (S, N)."""
-        return errant_edit_sets(sources, hypotheses, self.threads)
+        """Edits of every hypothesis, shape (S, N): a system's given edits (its M2 file's, as
+        :func:`gold_to_edits`), else ERRANT's."""
+        edits, given = given_or_extracted(sources, hypotheses, self.threads)
+        return [[gold_to_edits(e) for e in row] if g else list(row) for row, g in zip(edits, given)]
 
     def reference_edit_sets(
         self, sources: Sequence[str], references: Sequence[Sequence[object]]
@@ -76,12 +103,12 @@ class Errant(EditMetric):
 
     def match(self, sources, hypotheses, references) -> np.ndarray:
         if self.reference_edits == "extract":
-            # One extraction for hypotheses and references: every text (the sources above
-            # all) is parsed once and the worker pool starts once; the calls below then read
-            # the extractor's store.
+            # One extraction for the references and the hypotheses that carry no edits: every
+            # text (the sources above all) is parsed once and the worker pool starts once; the
+            # calls below then read the extractor's store.
             N = len(sources)
-            errant_extractor().extract(
-                [(sources[n], t[n]) for t in (*hypotheses, *references) for n in range(N)], self.threads)
+            texts = [h for h in hypotheses if given_edits(h) is None] + list(references)
+            errant_extractor().extract([(sources[n], t[n]) for t in texts for n in range(N)], self.threads)
         hyp = self.hypothesis_edits(sources, hypotheses)
         ref = self.reference_edit_sets(sources, references)
         S, N, R = len(hypotheses), len(sources), len(references)
