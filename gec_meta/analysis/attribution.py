@@ -238,8 +238,9 @@ class Attribution:
 
 def check_sentence_level(metric: Metric) -> None:
     """Refuse metrics whose sentence score is not a function of one (source, hypothesis,
-    references): those whose statistics depend on the system set (:meth:`Metric.bind`)."""
-    if type(metric).bind is not Metric.bind:
+    references): those whose statistics depend on the system set
+    (:attr:`Metric.depends_on_system_set`)."""
+    if metric.depends_on_system_set:
         raise ConfigError(
             f"metric {metric.name}: its scores depend on the set of systems scored together "
             f"({type(metric).__name__}.bind), so one edited sentence has no score of its own; "

@@ -8,6 +8,7 @@
     gec-meta attribute --src SRC --hyp SYS.txt --ref R1 --metric sentm2 --method shapley [--json] [--png P]
     gec-meta uot-align --dataset seeda --system GPT-3.5 --sentence 12 [--encoder minilm]
     gec-meta data [--dest DIR] [--mirror DIR]     # fetch the benchmarks (sha256-verified)
+    gec-meta leaderboard [--metrics m2,errant] [--out DIR]   # WMT-style ranking of the metrics
 
 System names are the hypothesis file names without extension.  ``--ref`` takes plain-text
 references (one file per annotator) or one M2 file (all its annotators; gold edits for M2-based
@@ -225,6 +226,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="each hypothesis edit's contribution to a sentence-level score (add, sub, Shapley)")
     sub.add_parser("uot-align", add_help=False,
                    help="UOT-ERRANT transport plan of one sentence (printed and as a PNG heatmap)")
+    sub.add_parser("leaderboard", add_help=False,
+                   help="every metric x every benchmark: r, ρ, SPA, acc_eq, significance clusters and the "
+                        "global ranking (Markdown, LaTeX, CSV, PNG)")
     sub.add_parser("data", add_help=False,
                    help="fetch the benchmark data into $GEC_META_DATA or the per-user data folder "
                         "(from --mirror DIR or the public sources, sha256-verified)")
@@ -247,6 +251,10 @@ def _dispatch(ap: argparse.ArgumentParser, argv: list[str]) -> int:
         from gec_meta.cli.uot_align import main as uot_main
 
         return uot_main(argv[1:])
+    if argv[:1] == ["leaderboard"]:
+        from gec_meta.cli.leaderboard import main as leaderboard_main
+
+        return leaderboard_main(argv[1:])
     if argv[:1] == ["data"]:
         from gec_meta.data.fetch import main as data_main
 

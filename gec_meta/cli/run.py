@@ -8,8 +8,8 @@ the objects, call the pure task.
 The configs come from the installed package (``pkg://gec_meta.conf``); add your own config
 folders with ``hydra.searchpath=[file://my_conf]``.
 
-Each job writes ``results.json`` (with its signature), ``results.md``, the resolved config and
-``inputs.json`` (the sha256 of every file it read, :mod:`gec_meta.cli.resume`) into its Hydra
+Each job writes ``results.json`` (with its signature), ``results.md``, ``sentence_scores.tsv``
+(``meta_eval.sentence_scores``), the resolved config and ``inputs.json`` (the sha256 of every file it read, :mod:`gec_meta.cli.resume`) into its Hydra
 output folder.  A job whose folder already holds a result for the same config, the same input
 files and the same metric identity is not recomputed, so rerunning an interrupted sweep with
 the same ``hydra.sweep.dir`` completes it; a changed input, or a corrupt ``results.json``,
@@ -37,9 +37,10 @@ import gec_meta.cache as gm_cache
 from gec_meta.cache import text_hash
 from gec_meta.cli import errors as cli_errors
 from gec_meta.cli.resume import INPUTS_FILE, inputs_record, stale_reason
-from gec_meta.config import CONFIG_PATH, register_configs
+from gec_meta.config import CONFIG_MODULE, CONFIG_PATH, group_options, register_configs
 from gec_meta.data.io import recording_inputs
-from gec_meta.meta.task import Task
+from gec_meta.errors import ConfigError
+from gec_meta.meta.task import Task, calibrate_epsilon
 from gec_meta.metrics.llm import DryRunFinished
 from gec_meta.report.tables import atomic_write_text, single_run_markdown
 
@@ -70,16 +71,58 @@ def build_task(cfg: DictConfig) -> Task:
         # _partial_: passing the Dataset object through instantiate would turn it into a config.
         references = instantiate(cfg.refset, _partial_=True)(dataset=dataset, root=data_dir)
     top_ks = cfg.meta_eval.top_ks
+    aggregation = instantiate(cfg.aggregation)
+    epsilon = cfg.meta_eval.get("epsilon")
+    dev = cfg.meta_eval.get("epsilon_from")
+    if dev is not None:
+        if epsilon is not None:
+            raise ConfigError("set meta_eval.epsilon or meta_eval.epsilon_from, not both")
+        dev_dataset = instantiate(dataset_config(dev), root=data_dir)
+        dev_refs = None
+        if metric.needs_references:
+            dev_refs = instantiate(cfg.refset, _partial_=True)(dataset=dev_dataset, root=data_dir)
+        epsilon = calibrate_epsilon(Task(dev_dataset, metric, aggregation, dev_refs, use_cache=cfg.cache,
+                                         spa_permutations=0))
+        log.info("epsilon calibrated on %s: %s", dev, epsilon)
     return Task(
-        dataset, metric, instantiate(cfg.aggregation), references,
+        dataset, metric, aggregation, references,
         window=cfg.meta_eval.window,
         top_ks=None if top_ks is None else tuple(top_ks),
         sentence_variant=cfg.meta_eval.sentence_variant,
         sentence_level=cfg.meta_eval.sentence_level,
         bootstrap_samples=cfg.meta_eval.get("bootstrap_samples", 0),
         bootstrap_seed=cfg.meta_eval.get("bootstrap_seed", 0),
+        epsilon=epsilon,
+        spa_permutations=cfg.meta_eval.get("spa_permutations", 0),
+        permutation_seed=cfg.meta_eval.get("permutation_seed", 0),
+        spa_trueskill=cfg.meta_eval.get("spa_trueskill", "comparisons"),
         use_cache=cfg.cache,
     )
+
+
+def dataset_config(name: str) -> DictConfig:
+    """The shipped config of dataset ``name`` (``conf/dataset/<name>.yaml``), for
+    ``meta_eval.epsilon_from``."""
+    from importlib.resources import files
+
+    path = files(CONFIG_MODULE).joinpath("dataset", f"{name}.yaml")
+    if not path.is_file():
+        raise ConfigError(f"meta_eval.epsilon_from: unknown dataset {name!r}; available: {group_options('dataset')}")
+    return OmegaConf.create(path.read_text(encoding="utf-8"))
+
+
+def write_sentence_scores(path: Path, result) -> None:
+    """``sentence_scores.tsv``: every system's sentence scores as the meta-evaluation compared
+    them (columns ``system``, ``sentence`` (0-based index into the dataset's sentences), ``line``
+    (1-based line of the corpus file), ``score``; ``nan`` = no score), so that any statistic can
+    be recomputed outside gec-meta."""
+    scored = result.scored
+    scores = scored.metric.comparable_scores(scored.stats)  # (S, N)
+    lines = scored.dataset.corpus_lines
+    rows = ["system\tsentence\tline\tscore"]
+    for s, system in enumerate(scored.dataset.systems):
+        rows.extend(f"{system}\t{n}\t{lines[n] + 1}\t{float(v)!r}" for n, v in enumerate(scores[s]))
+    atomic_write_text(path, "\n".join(rows) + "\n")
 
 
 # Set by main(): the user asked for Hydra's full tracebacks (HYDRA_FULL_ERROR=1).
@@ -138,6 +181,8 @@ def run_job(cfg: DictConfig) -> dict:
     atomic_write_text(out_dir / "timing.json", json.dumps(timing, indent=1) + "\n")
     atomic_write_text(out_dir / "config.yaml", config_yaml)
     atomic_write_text(out_dir / "results.md", single_run_markdown(payload))
+    if cfg.meta_eval.get("sentence_scores", False):
+        write_sentence_scores(out_dir / "sentence_scores.tsv", result)
     # Before results.json: a results.json always has the record of the inputs it was computed from.
     atomic_write_text(out_dir / INPUTS_FILE,
                       inputs_record(config_id, instantiate(cfg.metric).signature(), inputs))

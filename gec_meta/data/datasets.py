@@ -60,6 +60,8 @@ class Dataset:
             map their references through it).
         references: references shipped with the dataset (GMEG), shape (R, N), else empty.
         options: loader options (enter the signature).
+        segment_scores: human sentence ratings, name -> shape (S, N) (GMEG-Wiki ``score``:
+            the mean rating of every system's output of every sentence), else empty.
     """
 
     name: str
@@ -74,6 +76,7 @@ class Dataset:
     references: tuple[tuple[str, ...], ...] = ()
     reference_names: tuple[str, ...] = ()
     options: Mapping[str, object] = field(default_factory=dict)
+    segment_scores: Mapping[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def num_systems(self) -> int:
@@ -102,6 +105,7 @@ class Dataset:
             MappingProxyType({k: v[idx] for k, v in self.human.items()}),
             self.judgments, self.corpus_lines, self.references, self.reference_names,
             MappingProxyType({**self.options, "systems": ",".join(systems)}),
+            MappingProxyType({k: v[idx] for k, v in self.segment_scores.items()}),
         )
 
 
@@ -353,6 +357,7 @@ def load_gmeg_wiki(root: str | Path, split: str = "test") -> Dataset:
     missing = [s for s in GMEG_SYSTEMS if s not in table]
     if missing:
         raise DataError(f"no human score for {missing}", scores_path)
+    segment = _gmeg_segment_scores(base / "wiki-segment-scores.csv", n)
     return Dataset(
         name="gmeg_wiki",
         setting=split,
@@ -365,7 +370,40 @@ def load_gmeg_wiki(root: str | Path, split: str = "test") -> Dataset:
         corpus_lines=tuple(range(n)),
         references=refs,
         reference_names=("ref1", "ref2", "ref3"),
+        segment_scores=_frozen({"score": segment}),
     )
+
+
+def _gmeg_segment_scores(path: Path, n: int) -> np.ndarray:
+    """``wiki-segment-scores.csv``: the mean rating of every system's output of each of the
+    ``n`` sentences (one row per sentence, one column per system), shape (S, n) in
+    :data:`GMEG_SYSTEMS` order; NaN for the sentences nobody rated (an empty row)."""
+    if not path.is_file():
+        raise MissingDataError(f"{path}: no such file (run `make data`)")
+    rows = list(csv.reader(io.StringIO(read_text(path)[1])))
+    if not rows:
+        raise DataError("empty file: expected a header row of system names", path)
+    header, body = [c.strip() for c in rows[0]], [r for r in rows[1:] if r]
+    missing = [s for s in GMEG_SYSTEMS if s not in header]
+    if missing:
+        raise DataError(f"no column for system(s) {missing} in header {header}", path, 1)
+    if len(body) != n:
+        raise DataError(f"{len(body)} rows of segment scores for {n} sentences", path)
+    out = np.empty((len(GMEG_SYSTEMS), n))
+    cols = [header.index(s) for s in GMEG_SYSTEMS]
+    for k, row in enumerate(body):
+        if not any(c.strip() for c in row):  # a sentence nobody rated (12 of 992 in each split)
+            out[:, k] = np.nan
+            continue
+        try:
+            out[:, k] = [float(row[c]) for c in cols]
+        except (ValueError, IndexError):
+            raise DataError(f"expected {len(header)} numbers, got {row!r}", path, k + 2) from None
+    rated = ~np.isnan(out).all(axis=0)
+    if not np.isfinite(out[:, rated]).all():
+        k = int(np.flatnonzero(rated)[np.argwhere(~np.isfinite(out[:, rated]))[0][1]])
+        raise DataError("non-finite segment score", path, k + 2)
+    return out
 
 
 LOADERS = {"seeda": load_seeda, "gjg15": load_gjg15, "gmeg_wiki": load_gmeg_wiki}

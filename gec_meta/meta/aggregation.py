@@ -197,13 +197,34 @@ class Default(Aggregation):
         reduction of the swapped sentence scores.  Otherwise (counts accumulated over the corpus:
         M2, ERRANT, GLEU, GREEN) the corpus score of the swapped statistics, each permutation's
         pair as two pseudo-systems (the corpus score of one system depends on its statistics
-        only), in chunks of permutations."""
+        only), in chunks of permutations; corpus-level edit metrics swap the statistics of
+        the reference each sentence was scored against (see ``chosen_reference_stats``)."""
         signs = np.asarray(signs)
         stats = np.asarray(stats)
         how = getattr(metric, "corpus_reduction", None)
         sentence = _finite_sentence_scores(metric, stats, signs) if how in ("mean", "sum") else None
         if sentence is not None:
             return _swapped_reductions(sentence, pairs, signs, how)
+        fast = getattr(metric, "swapped_pairs_corpus_scores", None)
+        if fast is not None:  # a metric with its own vectorised form (GLEU's sampled references)
+            return np.asarray(fast(stats, pairs, signs), dtype=np.float64)
+        chosen = getattr(metric, "chosen_reference_stats", None)
+        if chosen is not None:
+            # Corpus-level edit and n-gram metrics: each sentence keeps the reference its counts
+            # were scored against in the real run (``chosen_reference_stats``; exact for GREEN's
+            # per-sentence choice, the corpus rule's choice for M2/ERRANT), so a swap moves
+            # (counts of j - counts of i) on the flipped sentences: one (R, N) @ (N, K) product
+            # per pair.  Used only where it reproduces the metric's own corpus scores.
+            counts = np.asarray(chosen(stats), dtype=np.float64)[:, :, 0, :]  # (S, N, K)
+            totals = counts.sum(axis=1)
+            if np.array_equal(np.asarray(metric.score_from_stats(totals)), np.asarray(metric.corpus_scores(stats))):
+                flip = (signs < 0).astype(np.float64)
+                out = np.zeros((len(pairs), len(flip), 2))
+                for q, (i, j) in enumerate(pairs):
+                    moved = flip @ (counts[j] - counts[i])  # (R, K)
+                    out[q, :, 0] = metric.score_from_stats(totals[i] + moved)
+                    out[q, :, 1] = metric.score_from_stats(totals[j] - moved)
+                return out
         keep = signs > 0
         R = len(keep)
         chunk = max(1, _LANE_ELEMENTS // max(1, 2 * int(np.prod(stats.shape[1:]))))

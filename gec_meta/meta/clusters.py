@@ -8,6 +8,8 @@
   acc_eq (``stats.PairwisePermutationSigDiff``, which the WMT23-25 tasks use with
   ``perm_test="pairs"``): pair outcomes are swapped, each metric keeps its own epsilon, so no
   epsilon* search runs per draw.
+* :func:`spa_pvalue` -- soft pairwise accuracy, swapping the two metrics' p-values per system
+  pair (any aggregation; see its docstring).
 * :func:`significance_matrix` -- the p-values of every ordered pair, in mt-metrics-eval's
   ``data.ComputeSigMatrix`` order.
 * :func:`ranks_from_matrix` -- mt-metrics-eval's ``data.AssignRanks``; :func:`assign_ranks`
@@ -52,7 +54,8 @@ import numpy as np
 
 from gec_meta.meta.significance import _zscore
 
-__all__ = ["PermBoth", "perm_both", "perm_both_result", "perm_pairs", "perm_pairs_result", "significance_matrix", "ranks_from_matrix",
+__all__ = ["PermBoth", "perm_both", "perm_both_result", "perm_pairs", "perm_pairs_result", "spa_pvalue",
+           "significance_matrix", "ranks_from_matrix",
            "assign_ranks", "Clusters", "significance_clusters", "STANDARDIZE"]
 
 STANDARDIZE = ("scored", "all")
@@ -363,6 +366,38 @@ def perm_pairs(metric_a, metric_b, human, epsilon_a: float, epsilon_b: float, rn
     """One-sided p-value that A's acc_eq is *not* better than B's: the ``p`` of
     :func:`perm_pairs_result` (same arguments)."""
     return perm_pairs_result(metric_a, metric_b, human, epsilon_a, epsilon_b, rng, num_permutations, **options).p
+
+
+def spa_pvalue(p_human: np.ndarray, p_a: np.ndarray, p_b: np.ndarray, rng: np.random.Generator,
+               num_permutations: int = 1000) -> float:
+    """One-sided p-value that metric A's soft pairwise accuracy is *not* better than B's.
+
+    The unit swapped is one system pair: each draw gives A the p-value of B for every pair with
+    probability 1/2 (and B A's), the pairwise analogue of :func:`perm_pairs` at the system
+    level.  SPA is a mean of per-pair terms 1 - |p^h_ij - p^m_ij|, so the swapped difference is
+    mean((2 w - 1) (t_a - t_b)) with w the coin flips, counted when >= the observed difference.
+    (mt-metrics-eval swaps segment scores and recomputes both p-value matrices per draw; that
+    needs segment scores, which corpus-level metrics and TrueSkill do not have.)
+
+    Args:
+        p_human, p_a, p_b: shape (S, S), upper triangles filled (:mod:`gec_meta.meta.spa`).
+        rng: the generator of the coin flips.
+
+    Returns:
+        count / draws.
+    """
+    if num_permutations < 1:
+        raise ValueError(f"num_permutations must be >= 1, got {num_permutations}")
+    h, a, b = (np.asarray(x, dtype=np.float64) for x in (p_human, p_a, p_b))
+    if not h.shape == a.shape == b.shape or h.ndim != 2 or h.shape[0] != h.shape[1] or h.shape[0] < 2:
+        raise ValueError(f"p-value matrices must have one square shape (S >= 2), got {h.shape}, {a.shape}, {b.shape}")
+    iu = np.triu_indices(h.shape[0], 1)
+    d = (1.0 - np.abs(h[iu] - a[iu])) - (1.0 - np.abs(h[iu] - b[iu]))  # (P,)
+    delta = d.mean()
+    w = rng.integers(0, 2, size=(num_permutations, d.size))
+    null = ((2 * w - 1) * d).mean(axis=1)
+    # the identity draw must count: compare with a relative tolerance for the summation order
+    return float(np.mean(null >= delta - 1e-12 * max(1.0, np.abs(d).sum())))
 
 
 # --------------------------------------------------------------------------- ranks

@@ -30,11 +30,25 @@ def component(name: str, options: dict) -> str:
 
 
 def result_signature(dataset, references, metric, aggregation, sentence_variant: str,
-                     bootstrap_samples: int = 0, bootstrap_seed: int = 0) -> str:
+                     bootstrap_samples: int = 0, bootstrap_seed: int = 0,
+                     spa_permutations: int = 0, permutation_seed: int = 0, epsilon=None,
+                     spa_trueskill: str | None = None) -> str:
     """``data:...|refs:...|metric:...|agg:...|sent:...|<versions>``, then
-    ``|bootstrap:B(seed=K)`` when bootstrap CIs were computed (``bootstrap_samples`` > 0)."""
+    ``|bootstrap:B(seed=K)`` when bootstrap CIs were computed (``bootstrap_samples`` > 0),
+    ``|perm:R(seed=K[,trueskill=...])`` when SPA's permutation tests ran (``spa_permutations`` > 0) and
+    ``|eps:E`` when tie-calibrated accuracy used a fixed ε (else ε* was searched)."""
     refs = references.signature() if references is not None else "none"
     bootstrap = f"|bootstrap:{bootstrap_samples}(seed={bootstrap_seed})" if bootstrap_samples > 0 else ""
+    perm = ""
+    if spa_permutations > 0:
+        opts = {"seed": permutation_seed, **({"trueskill": spa_trueskill} if spa_trueskill else {})}
+        perm = "|perm:" + component(str(spa_permutations), opts)
+    if epsilon is None:
+        eps = ""
+    elif isinstance(epsilon, dict) or hasattr(epsilon, "items"):
+        eps = "|eps:" + component("", {k: repr(float(v)) for k, v in epsilon.items()})
+    else:
+        eps = f"|eps:{float(epsilon)!r}"
     return "|".join([
         f"data:{dataset.signature()}",
         f"refs:{refs}",
@@ -42,4 +56,4 @@ def result_signature(dataset, references, metric, aggregation, sentence_variant:
         f"agg:{aggregation.signature()}",
         f"sent:{sentence_variant}",
         versions(),
-    ]) + bootstrap
+    ]) + bootstrap + perm + eps

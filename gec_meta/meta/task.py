@@ -43,6 +43,11 @@ from gec_meta.metrics.base import Metric
 MIN_BOOTSTRAP_SAMPLES = 40
 
 
+#: The fewest sign vectors accepted for the permutation tests of SPA (``meta_eval.spa_permutations``;
+#: 0 = off): a p-value from R permutations moves in steps of 1/R.
+MIN_PERMUTATIONS = 100
+
+
 class MetricOutputError(GecMetaError, ValueError):
     """A metric returned statistics of the wrong shape or with NaN/inf."""
 
@@ -173,6 +178,7 @@ def compare_with_humans(
     window: int | None = None,
     top_ks: Sequence[int] | None = None,
     sentence_variant: str = "seeda",
+    epsilon: float | Mapping[str, float] | None = None,
 ) -> dict:
     """Correlations of system scores (and agreement of sentence scores) with the humans.
 
@@ -181,6 +187,8 @@ def compare_with_humans(
         sentence_scores: shape (S, N) or None to skip the sentence level.
         window: window size for the window analysis (None: skip; clipped to S).
         top_ks: K values for top-K (None: S down to 4).
+        epsilon: the metric-tie threshold of tie-calibrated accuracy (one value, or aspect ->
+            value); None = ε*, calibrated on these groups (:mod:`gec_meta.meta.wmt_stats`).
 
     Returns:
         dict with ``system``, and when computed ``sentence``, ``window``, ``top_k``.
@@ -195,11 +203,21 @@ def compare_with_humans(
         bad = [dataset.systems[i] for i in np.flatnonzero(~np.isfinite(system_scores))]
         raise MetricOutputError(f"non-finite system score for {bad}")
     out: dict = {"system": system_correlations(system_scores, dataset.human)}
-    if sentence_scores is not None and dataset.judgments:
+    if sentence_scores is not None and (dataset.judgments or dataset.segment_scores):
+        from gec_meta.meta.wmt_stats import sentence_groups, tie_calibrated
+
         out["sentence"] = {
             aspect: sentence_agreement(sentence_scores, items, dataset.systems, sentence_variant)
             for aspect, items in dataset.judgments.items()
         }
+        for aspect, groups in sentence_groups(dataset).items():
+            eps = epsilon
+            if isinstance(epsilon, Mapping):
+                eps = epsilon.get(aspect, epsilon.get("*"))
+                if eps is None:
+                    raise GecMetaError(f"no metric-tie threshold (epsilon) for judgment aspect {aspect!r}: "
+                                       f"given for {sorted(epsilon)}")
+            out["sentence"].setdefault(aspect, {}).update(tie_calibrated(groups, sentence_scores, eps))
     if window:
         w = min(window, dataset.num_systems)
         out["window"] = {
@@ -225,10 +243,13 @@ class Result:
         dataset, setting, refset, metric, aggregation: names (``refset`` None for
             reference-free metrics).
         system_scores: system -> score, in the dataset's system order.
-        system: human score name -> ``{"pearson", "spearman"}`` (+ ``"ci"`` with bootstrap:
-            ``{"pearson": [low, high], "spearman": [low, high], "samples": B}``).
+        system: human score name -> ``{"pearson", "spearman", "pairwise_accuracy"}`` (+
+            ``"spa"``, soft pairwise accuracy, when permutations are on; + ``"ci"`` with
+            bootstrap: ``{"pearson": [low, high], "spearman": [low, high], "samples": B}``).
         diagnostics: the metric's diagnostics (e.g. missing LLM scores), or None.
-        sentence: judgment aspect -> ``{"accuracy", "kendall", "pairs"}``, or None.
+        sentence: judgment aspect -> ``{"accuracy", "kendall", "pairs"}`` (rankings only) and
+            ``{"acc_eq", "tau_eq", "epsilon", "groups"}`` (tie-calibrated pairwise accuracy,
+            Deutsch et al. 2023), or None.
         window: human -> window analysis rows (:func:`gec_meta.meta.evaluation.window_analysis`), or None.
         top_k: human -> top-K rows (:func:`gec_meta.meta.evaluation.top_k`), or None.
         timing: seconds per stage (``statistics_s``, ``aggregation_s``, ``meta_eval_s``), or None.
@@ -309,6 +330,15 @@ class Task:
             each sample, ``numpy.random.default_rng(bootstrap_seed)``; see
             :mod:`gec_meta.meta.significance`).
         bootstrap_seed: the seed of that resampling.
+        epsilon: fixed metric-tie threshold of tie-calibrated accuracy (one value or aspect ->
+            value, e.g. ε* calibrated on another dataset: :func:`calibrate_epsilon`); None = ε*
+            of the run's own groups.
+        spa_permutations: sign vectors R of the paired permutation tests behind soft pairwise
+            accuracy (Thompson et al. 2024 use 1000); 0 = no SPA.
+        permutation_seed: the seed of those sign vectors (``numpy.random.default_rng``).
+        spa_trueskill: SPA's metric p-values under TrueSkill: ``comparisons`` (the sentence-level
+            comparisons TrueSkill plays) or ``rerun`` (every game replayed per permutation;
+            minutes per metric) (:func:`gec_meta.meta.wmt_stats.metric_pvalues`).
         use_cache: read and write the statistics cache.
     """
 
@@ -322,10 +352,20 @@ class Task:
     sentence_level: bool = True
     bootstrap_samples: int = field(default=0, metadata=valid(integer(zero_or_at_least=MIN_BOOTSTRAP_SAMPLES)))
     bootstrap_seed: int = field(default=0, metadata=valid(integer(0)))
+    epsilon: float | Mapping[str, float] | None = None
+    spa_permutations: int = field(default=1000, metadata=valid(integer(zero_or_at_least=MIN_PERMUTATIONS)))
+    permutation_seed: int = field(default=0, metadata=valid(integer(0)))
+    spa_trueskill: str = "comparisons"
     use_cache: bool = True
 
     def __post_init__(self):
         check_fields(self, "meta_eval")
+        from gec_meta.meta.wmt_stats import SPA_TRUESKILL
+
+        if self.spa_trueskill not in SPA_TRUESKILL:
+            from gec_meta.errors import ConfigError
+
+            raise ConfigError(f"meta_eval.spa_trueskill must be one of {list(SPA_TRUESKILL)}, got {self.spa_trueskill!r}")
         if self.top_ks is not None:
             object.__setattr__(self, "top_ks", tuple(int(k) for k in self.top_ks))
 
@@ -371,14 +411,17 @@ class Task:
         sentence_scores = metric.comparable_scores(stats) if self.sentence_level else None
         t2 = time.perf_counter()
         humans = compare_with_humans(ds, scored.system_scores, sentence_scores, self.window, self.top_ks,
-                                     self.sentence_variant)
+                                     self.sentence_variant, self.epsilon)
+        self._add_pairwise(scored, humans["system"])
         if self.bootstrap_samples > 0:
             self._add_confidence_intervals(scored, humans["system"])
         t3 = time.perf_counter()
         refs = self.references if metric.needs_references else None
         return Result(
             signature=result_signature(ds, refs, metric, self.aggregation, self.sentence_variant,
-                                       self.bootstrap_samples, self.bootstrap_seed),
+                                       self.bootstrap_samples, self.bootstrap_seed,
+                                       self.spa_permutations, self.permutation_seed, self.epsilon,
+                                       self.spa_trueskill if self.aggregation.name == "trueskill" else None),
             dataset=ds.name,
             setting=ds.setting,
             refset=refs.name if refs is not None else None,
@@ -391,6 +434,22 @@ class Task:
             **humans,
         )
 
+    def signs(self) -> np.ndarray | None:
+        """The shared sign vectors of the SPA permutation tests, shape (R, N), or None (off)."""
+        if self.spa_permutations <= 0:
+            return None
+        from gec_meta.meta.spa import permutation_signs
+
+        return permutation_signs(np.random.default_rng(self.permutation_seed), self.spa_permutations,
+                                 self.dataset.num_sentences)
+
+    def _add_pairwise(self, scored: Scored, system: dict) -> None:
+        from gec_meta.meta.wmt_stats import spa_and_pairwise
+
+        for human, values in spa_and_pairwise(self.dataset, scored, self.signs(), self.use_cache,
+                                              self.spa_trueskill).items():
+            system[human].update(values)
+
     def _add_confidence_intervals(self, scored: Scored, system: dict) -> None:
         from gec_meta.meta.resampling import bootstrap_indices, confidence_intervals, resampled_system_scores
 
@@ -402,3 +461,19 @@ class Task:
             ci = confidence_intervals(resampled, values)
             system[human]["ci"] = {k: [v["low"], v["high"]] for k, v in ci.items()}
             system[human]["ci"]["samples"] = self.bootstrap_samples
+
+
+def calibrate_epsilon(task: "Task") -> dict[str, float]:
+    """ε* of every judgment aspect of ``task``'s dataset (a development set), to pass as the
+    fixed ``epsilon`` of a task on a test set (Deutsch et al. 2023 §5: calibrate on held-out data).
+
+    Returns:
+        aspect -> ε*; a dataset with one aspect also maps ``"*"`` to it.
+    """
+    from gec_meta.meta.wmt_stats import calibrated_epsilons
+
+    metric, stats = task.statistics()
+    eps = dict(calibrated_epsilons(task.dataset, metric.comparable_scores(stats)))
+    if len(eps) == 1:
+        eps["*"] = next(iter(eps.values()))
+    return eps

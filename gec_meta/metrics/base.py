@@ -80,6 +80,11 @@ class Metric(abc.ABC):
             R = num_references, or 1 for reference-free metrics.
         """
 
+    #: True when a system's statistics depend on the other systems scored with it (GoToScorer's
+    #: weights, an LLM's answers per set, score files looked up by system name): such a metric
+    #: has no score of one edited sentence on its own (:mod:`gec_meta.analysis.attribution`).
+    depends_on_system_set: ClassVar[bool] = False
+
     def bind(self, sources, hypotheses, references, systems=None) -> "Metric":
         """The metric as it scores *this* set of systems.
 

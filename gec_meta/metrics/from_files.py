@@ -117,6 +117,8 @@ class FromFiles(Metric):
     def options(self):
         return {"dir": self.dir, "label": self.label or Path(self.dir).name, "content": self._content}
 
+    depends_on_system_set: ClassVar[bool] = True
+
     def bind(self, sources, hypotheses, references, systems=None) -> "FromFiles":
         if not self.dir:
             raise ConfigError("metric.dir: the folder of <system>.seg.score files is not set")

@@ -228,6 +228,8 @@ class LLMEvaluator(Metric):
             "dry_run": self.dry_run,
         }
 
+    depends_on_system_set: ClassVar[bool] = True
+
     def bind(self, sources, hypotheses, references, systems=None) -> "LLMEvaluator":
         """A copy that carries the identity of this system set (the prompts group the outputs
         of all systems, so statistics are reused only for the same set)."""

@@ -351,9 +351,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not results:
         print(f"no results.json under {folder}")
         return 1
-    sys_cols = [*KEY_COLUMNS, "human", "pearson", "spearman"]
-    sen_cols = [*KEY_COLUMNS, "aspect", "accuracy", "kendall", "pairs"]
     srows, trows = system_rows(results), sentence_rows(results)
+    # Columns that no run has (results written before a statistic existed, or with it off) are left out.
+    sys_cols = [c for c in (*KEY_COLUMNS, "human", "pearson", "spearman", "pairwise_accuracy", "spa")
+                if c in KEY_COLUMNS or any(c in r for r in srows)]
+    sen_cols = [c for c in (*KEY_COLUMNS, "aspect", "accuracy", "kendall", "pairs", "acc_eq", "tau_eq", "epsilon")
+                if c in KEY_COLUMNS or any(c in r for r in trows)]
     atomic_write_text(folder / "summary_system.csv", render(srows, sys_cols, "csv"))
     atomic_write_text(folder / "summary_system.md", render(srows, sys_cols, "md"))
     atomic_write_text(folder / "summary_sentence.csv", render(trows, sen_cols, "csv"))

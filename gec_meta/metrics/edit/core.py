@@ -249,9 +249,19 @@ class PRFMetric(Metric, abc.ABC):
     def corpus_stats(self, stats: np.ndarray) -> np.ndarray:
         """Summed statistics of every system over the corpus with the running-total reference
         choice, shape (S, K)."""
+        return self.chosen_reference_stats(stats)[:, :, 0, :].sum(axis=1)
+
+    def chosen_reference_stats(self, stats: np.ndarray) -> np.ndarray:
+        """Every sentence's statistics against the reference the corpus-level score chose for
+        it (:meth:`corpus_best_reference`), shape (S, N, 1, K): their sum is :meth:`corpus_stats`.
+
+        The permutation tests of soft pairwise accuracy swap these between two systems
+        (:meth:`gec_meta.meta.aggregation.Default.swapped_pairs_scores`): a sentence keeps the
+        reference it was scored against.  Choosing again on every permutation would follow the
+        corpus rule's running totals exactly, at the cost of one sequential pass over the corpus
+        per permutation and pair (minutes per metric for m2scorer's rule)."""
         best = self.corpus_best_reference(stats)
-        chosen = np.take_along_axis(stats, best[:, :, None, None], axis=2)[:, :, 0, :]
-        return chosen.sum(axis=1)
+        return np.take_along_axis(stats, best[:, :, None, None], axis=2)
 
     def corpus_prf(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The system-level (P, R, F_beta) that go with :meth:`corpus_scores`, each of shape

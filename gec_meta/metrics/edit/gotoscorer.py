@@ -269,6 +269,8 @@ class GoToScorer(PRFMetric):
         chunks = self._chunks(sources, [references[r] for r in ids])
         return {(r, n): chunks[k][n] for k, r in enumerate(ids) for n in range(len(sources))}
 
+    depends_on_system_set: ClassVar[bool] = True
+
     def bind(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]],
              references: Sequence[Sequence[str]], systems=None) -> "GoToScorer":
         """This metric with its difficulty weights computed from ``hypotheses``.

@@ -325,3 +325,38 @@ class GLEU(Metric):
         flat = stats.reshape(num_sys, num_sent * num_ref, k).transpose(1, 0, 2).reshape(num_sent * num_ref, -1)
         sums = (onehot @ flat).reshape(self.iterations, num_sys, k)  # exact: integer sums
         return self._gleu(sums).mean(axis=0)
+
+    def swapped_pairs_corpus_scores(self, stats: np.ndarray, pairs, signs: np.ndarray) -> np.ndarray:
+        """:meth:`corpus_scores` of systems i and j of every pair when they swap their
+        statistics on the sentences where ``signs`` is -1 (the permutations of soft pairwise
+        accuracy, :meth:`gec_meta.meta.aggregation.Default.swapped_pairs_scores`).
+
+        Each iteration's corpus counts are sums over sentences of the sampled reference's
+        counts, so a swap moves (counts of j - counts of i) on the flipped sentences: one
+        product (R, N) @ (N, iterations * K) per pair instead of R corpus scorings.  Integer
+        counts: the sums are exact.
+
+        Args:
+            stats: shape (S, N, R_refs, K).
+            pairs: (i, j) system indices.
+            signs: shape (R, N) of -1/+1.
+
+        Returns:
+            shape (len(pairs), R, 2).
+        """
+        stats = np.asarray(stats, dtype=np.float64)
+        num_sys, num_sent, num_ref, k = stats.shape
+        idx = sample_reference_indices(self.iterations, num_sent, num_ref, self.seed, self.sampling)  # (T, N)
+        flip = (np.asarray(signs) < 0).astype(np.float64)  # (R, N)
+        rows = np.arange(num_sent)
+
+        def counts(s: int) -> np.ndarray:  # (N, T, K): sentence n's counts against iteration t's reference
+            return stats[s][rows[:, None], idx.T]
+
+        out = np.zeros((len(pairs), len(flip), 2))
+        for q, (i, j) in enumerate(pairs):
+            ci, cj = counts(i), counts(j)
+            moved = (flip @ (cj - ci).reshape(num_sent, -1)).reshape(len(flip), self.iterations, k)
+            out[q, :, 0] = self._gleu(ci.sum(axis=0) + moved).mean(axis=1)
+            out[q, :, 1] = self._gleu(cj.sum(axis=0) - moved).mean(axis=1)
+        return out

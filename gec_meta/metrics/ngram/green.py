@@ -226,6 +226,11 @@ class GREEN(Metric):
         Returns:
             shape (S,).
         """
+        return self.score_from_stats(self.chosen_reference_stats(stats)[:, :, 0, :].sum(axis=1))
+
+    def chosen_reference_stats(self, stats: np.ndarray) -> np.ndarray:
+        """Every sentence's counts against its best reference, shape (S, N, 1, K): their sum
+        is the corpus statistic (the choice is per sentence, so swapping sentences between
+        systems for soft pairwise accuracy keeps it exact)."""
         best = self.best_reference(stats)
-        chosen = np.take_along_axis(stats, best[:, :, None, None], axis=2)[:, :, 0, :]
-        return self.score_from_stats(chosen.sum(axis=1))
+        return np.take_along_axis(stats, best[:, :, None, None], axis=2)

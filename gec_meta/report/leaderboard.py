@@ -1,0 +1,513 @@
+"""The leaderboard: GEC metrics ranked as the WMT metrics task ranks MT metrics.
+
+For every benchmark (dataset x setting x the human scores it is compared with) and every metric
+this module takes the metric's system scores (per aggregation) and sentence scores, and builds
+the *tasks* of the WMT23/24 metrics task (Freitag et al. 2023, 2024; google-research
+mt-metrics-eval ``tasks.py``):
+
+* system level, per human score: Pearson r, Spearman ρ and soft pairwise accuracy (SPA,
+  Thompson et al. 2024);
+* sentence level, per benchmark: tie-calibrated pairwise accuracy acc_eq at each metric's own
+  ε* (Deutsch et al. 2023).
+
+Within a task the metrics are grouped into significance clusters (:mod:`gec_meta.meta.clusters`:
+PERM-BOTH, a new cluster starts where a metric is significantly worse than one above it,
+p <= alpha), and across tasks they get mt-metrics-eval's global ranking (weighted average of
+cluster ranks and of values, :mod:`gec_meta.meta.global_rank`).
+
+Pure: the runs come in as plain arrays (:class:`MetricScores`); :mod:`gec_meta.cli.leaderboard`
+runs the metrics.  Every permutation test draws from its own ``numpy.random.Generator`` seeded
+by (seed, task, metric pair), so the report regenerates byte-identically.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from gec_meta.errors import ConfigError
+
+LEVELS = ("system", "sentence")
+SYSTEM_STATISTICS = ("pearson", "spearman", "spa", "pairwise_accuracy")
+SENTENCE_STATISTICS = ("acc_eq",)
+SHORT = {"pearson": "r", "spearman": "ρ", "spa": "SPA", "pairwise_accuracy": "PA", "acc_eq": "acc_eq"}
+
+
+# --------------------------------------------------------------------------- configuration
+@dataclass(frozen=True)
+class Benchmark:
+    """One benchmark of the leaderboard.
+
+    Attributes:
+        name: e.g. ``SEEDA-E Base``.
+        dataset: the dataset config (``seeda``, ``gjg15``, ``gmeg_wiki``).
+        overrides: further Hydra overrides (``dataset.setting=base``).
+        human: the human system scores compared with (``TS_edit``).
+        sentence: the judgments of the sentence level (``edit``), or None.
+    """
+
+    name: str
+    dataset: str
+    overrides: tuple[str, ...] = ()
+    human: tuple[str, ...] = ()
+    sentence: str | None = None
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    """``conf/leaderboard.yaml`` (see its comments)."""
+
+    seed: int = 0
+    permutations: int = 1000
+    alpha: float = 0.05
+    aggregations: tuple[str, ...] = ("default", "trueskill")
+    metrics: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)  # name -> (label, overrides)
+    benchmarks: tuple[Benchmark, ...] = ()
+    system_statistics: tuple[str, ...] = ("pearson", "spearman", "spa")
+    sentence_statistics: tuple[str, ...] = ("acc_eq",)
+    weights: Mapping[str, float] = field(default_factory=dict)
+    spa_trueskill: str = "comparisons"
+
+    @classmethod
+    def from_mapping(cls, d: Mapping) -> "BoardConfig":
+        """Validate and convert the YAML mapping (errors name the key)."""
+        known = {"seed", "permutations", "alpha", "aggregations", "metrics", "benchmarks", "statistics", "weights",
+                 "spa_trueskill"}
+        unknown = set(d) - known
+        if unknown:
+            raise ConfigError(f"leaderboard config: unknown key(s) {sorted(unknown)}; known: {sorted(known)}")
+        metrics = {}
+        for name, spec in (d.get("metrics") or {}).items():
+            spec = spec or {}
+            metrics[str(name)] = (str(spec.get("label", name)), tuple(str(o) for o in spec.get("overrides") or ()))
+        benchmarks = []
+        for name, spec in (d.get("benchmarks") or {}).items():
+            if "dataset" not in spec:
+                raise ConfigError(f"leaderboard config: benchmarks.{name} needs a dataset")
+            benchmarks.append(Benchmark(str(name), str(spec["dataset"]), tuple(spec.get("overrides") or ()),
+                                        tuple(spec.get("human") or ()), spec.get("sentence")))
+        stats = d.get("statistics") or {}
+        system = tuple(stats.get("system", cls.system_statistics))
+        sentence = tuple(stats.get("sentence", cls.sentence_statistics))
+        for level, names, allowed in (("system", system, SYSTEM_STATISTICS), ("sentence", sentence, SENTENCE_STATISTICS)):
+            bad = [s for s in names if s not in allowed]
+            if bad:
+                raise ConfigError(f"leaderboard config: statistics.{level}: unknown {bad}; known: {list(allowed)}")
+        weights = {str(k): float(v) for k, v in (d.get("weights") or {}).items()}
+        if any(w < 0 for w in weights.values()):
+            raise ConfigError("leaderboard config: weights must be >= 0")
+        cfg = cls(int(d.get("seed", 0)), int(d.get("permutations", 1000)), float(d.get("alpha", 0.05)),
+                  tuple(d.get("aggregations") or cls.aggregations), metrics, tuple(benchmarks), system, sentence,
+                  weights, str(d.get("spa_trueskill", "comparisons")))
+        from gec_meta.meta.wmt_stats import SPA_TRUESKILL
+
+        if cfg.spa_trueskill not in SPA_TRUESKILL:
+            raise ConfigError(f"leaderboard config: spa_trueskill must be one of {list(SPA_TRUESKILL)}")
+        if cfg.permutations < 100:
+            raise ConfigError(f"leaderboard config: permutations must be >= 100, got {cfg.permutations}")
+        if not 0 < cfg.alpha < 1:
+            raise ConfigError(f"leaderboard config: alpha must be in (0, 1), got {cfg.alpha}")
+        return cfg
+
+    def tasks(self) -> list["BoardTask"]:
+        out = []
+        for b in self.benchmarks:
+            for h in b.human:
+                out += [BoardTask(b.name, h, "system", s) for s in self.system_statistics]
+            if b.sentence is not None:
+                out += [BoardTask(b.name, b.sentence, "sentence", s) for s in self.sentence_statistics]
+        unknown = set(self.weights) - {t.name for t in out}
+        if unknown:
+            raise ConfigError(f"leaderboard config: weights for unknown task(s) {sorted(unknown)}")
+        return out
+
+    def weight(self, task: "BoardTask") -> float:
+        return self.weights.get(task.name, 1.0)
+
+
+def load_board_config(path: str | Path | None = None) -> BoardConfig:
+    """A leaderboard config file, or the shipped ``conf/leaderboard.yaml`` (package data)."""
+    from importlib.resources import files
+
+    from omegaconf import OmegaConf
+
+    from gec_meta.config import CONFIG_MODULE
+    from gec_meta.data.io import read_text
+
+    if path is None:
+        text = files(CONFIG_MODULE).joinpath("leaderboard.yaml").read_text(encoding="utf-8")
+    else:
+        text = read_text(Path(path))[1]
+    return BoardConfig.from_mapping(OmegaConf.to_container(OmegaConf.create(text), resolve=True))
+
+
+@dataclass(frozen=True)
+class BoardTask:
+    """One task: a statistic of one level against one human score / judgment aspect."""
+
+    benchmark: str
+    target: str  # human score (system level) or judgment aspect (sentence level)
+    level: str
+    statistic: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.benchmark}/{self.target}/{self.statistic}"
+
+
+# --------------------------------------------------------------------------- inputs
+@dataclass(frozen=True)
+class MetricScores:
+    """What one metric produced on one benchmark.
+
+    Attributes:
+        system_scores: aggregation -> shape (S,).
+        pvalues: aggregation -> shape (S, S), p(system i beats j) (SPA's p^m), if computed.
+        sentence_scores: shape (S, N) (``Metric.comparable_scores``).
+    """
+
+    system_scores: Mapping[str, np.ndarray]
+    pvalues: Mapping[str, np.ndarray]
+    sentence_scores: np.ndarray
+
+
+@dataclass(frozen=True)
+class HumanSide:
+    """The human side of one benchmark.
+
+    Attributes:
+        system: human score name -> shape (S,).
+        pvalues: human score name -> shape (S, S) (SPA's p^h).
+        groups: the sentence-level judgments (:class:`gec_meta.meta.wmt_stats.Groups`), or None.
+    """
+
+    system: Mapping[str, np.ndarray]
+    pvalues: Mapping[str, np.ndarray]
+    groups: object | None
+
+
+# --------------------------------------------------------------------------- the board
+@dataclass(frozen=True)
+class Cell:
+    value: float
+    rank: int  # significance cluster, 1 = top
+    epsilon: float | None = None  # acc_eq's ε*
+
+
+@dataclass(frozen=True)
+class Board:
+    """One aggregation's leaderboard.
+
+    Attributes:
+        aggregation: e.g. ``default``.
+        metrics: metric names in global-rank order.
+        labels: name -> display label.
+        tasks: the tasks, shape (T,).
+        cells: (task name, metric) -> :class:`Cell`.
+        global_ranking: :class:`gec_meta.meta.global_rank.GlobalRanking`.
+    """
+
+    aggregation: str
+    metrics: tuple[str, ...]
+    labels: Mapping[str, str]
+    tasks: tuple[BoardTask, ...]
+    cells: Mapping[tuple[str, str], Cell]
+    global_ranking: object
+
+    def position(self, metric: str) -> int:
+        """1-based place in the global ranking."""
+        return self.metrics.index(metric) + 1
+
+
+def _seed_words(seed: int, task: BoardTask, a: str, b: str) -> list[int]:
+    """The seed of one permutation test: (seed, task, metric pair) — independent of the order
+    in which tests run, so the board regenerates byte-identically."""
+    return [seed, *(zlib.crc32(x.encode("utf-8")) for x in (task.name, a, b))]
+
+
+def task_values(task: BoardTask, aggregation: str, runs: Mapping[str, MetricScores], human: HumanSide
+                ) -> dict[str, dict]:
+    """metric -> ``{"value": v, ...}`` of one task (acc_eq also gives ``epsilon``)."""
+    from gec_meta.meta.correlation import pearson, spearman
+    from gec_meta.meta.spa import soft_pairwise_accuracy
+    from gec_meta.meta.ties import system_pairwise_accuracy
+    from gec_meta.meta.wmt_stats import tie_calibrated
+
+    out = {}
+    for name, run in runs.items():
+        if task.level == "sentence":
+            res = tie_calibrated(human.groups, run.sentence_scores)
+            out[name] = {"value": res["acc_eq"], "epsilon": res["epsilon"]}
+            continue
+        m, h = run.system_scores[aggregation], human.system[task.target]
+        if task.statistic == "pearson":
+            v = pearson(m, h)
+        elif task.statistic == "spearman":
+            v = spearman(m, h)
+        elif task.statistic == "pairwise_accuracy":
+            v = system_pairwise_accuracy(h, m)
+        else:
+            v = soft_pairwise_accuracy(human.pvalues[task.target], run.pvalues[aggregation])
+        out[name] = {"value": float(v)}
+    return out
+
+
+def significance_pvalue(task: BoardTask, aggregation: str, a: MetricScores, b: MetricScores, human: HumanSide,
+                        eps_a: float | None, eps_b: float | None, permutations: int,
+                        rng: np.random.Generator) -> float:
+    """p-value of "metric b is not worse than metric a" on one task (PERM-BOTH,
+    :mod:`gec_meta.meta.clusters`): system scores swapped per system for r/ρ/pairwise accuracy;
+    SPA's p^m entries swapped per system pair; acc_eq's pairwise outcomes (each metric at its
+    own ε*) swapped per judged pair, as mt-metrics-eval's ``PairwisePermutationSigDiff``."""
+    from gec_meta.meta import clusters
+
+    if task.level == "sentence":
+        return clusters.perm_pairs(human.groups.metric(a.sentence_scores), human.groups.metric(b.sentence_scores),
+                                   human.groups.human, eps_a, eps_b, rng, permutations, block_size=BLOCK_SIZE)
+    if task.statistic == "spa":
+        return clusters.spa_pvalue(human.pvalues[task.target], a.pvalues[aggregation], b.pvalues[aggregation],
+                                   rng, permutations)
+    statistic, batched = _SYSTEM_STATISTIC[task.statistic]
+    return clusters.perm_both(a.system_scores[aggregation], b.system_scores[aggregation], human.system[task.target],
+                              statistic, rng, permutations, block_size=BLOCK_SIZE, batched=batched,
+                              tolerance=1e-12 if batched else 0.0)
+
+
+def _pvalue_inputs(task: BoardTask, aggregation: str, a: MetricScores, b: MetricScores, human: HumanSide) -> list:
+    """The arrays a significance p-value depends on (for its cache key)."""
+    if task.level == "sentence":
+        return [a.sentence_scores, b.sentence_scores, human.groups.human, human.groups.lines]
+    if task.statistic == "spa":
+        return [a.pvalues[aggregation], b.pvalues[aggregation], human.pvalues[task.target]]
+    return [a.system_scores[aggregation], b.system_scores[aggregation], human.system[task.target]]
+
+
+def cached_pvalue(task: BoardTask, aggregation: str, a: MetricScores, b: MetricScores, human: HumanSide,
+                  eps_a, eps_b, permutations: int, seed_words: Sequence[int], use_cache: bool) -> float:
+    """:func:`significance_pvalue`, cached on disk by content (the arrays it reads, the test,
+    the permutations and the generator's seed): a second leaderboard only reads them."""
+    import hashlib
+
+    from gec_meta import cache
+
+    rng = np.random.default_rng(np.random.SeedSequence(list(seed_words)))
+    if not use_cache:
+        return significance_pvalue(task, aggregation, a, b, human, eps_a, eps_b, permutations, rng)
+    h = hashlib.sha256()
+    for x in _pvalue_inputs(task, aggregation, a, b, human):
+        x = np.ascontiguousarray(x, dtype=np.float64)
+        h.update(repr(x.shape).encode() + x.tobytes())
+    key = "cluster-pvalue|" + cache.text_hash(task.level, task.statistic, repr(eps_a), repr(eps_b),
+                                              repr(permutations), repr(list(seed_words)), repr(BLOCK_SIZE),
+                                              cache.code_version("meta", "report/leaderboard.py"), h.hexdigest())
+    hit = cache.load_array(key, kind="pvalues")
+    if hit is not None and hit.shape == (1,):
+        return float(hit[0])
+    p = significance_pvalue(task, aggregation, a, b, human, eps_a, eps_b, permutations, rng)
+    cache.save_array(key, np.array([p], dtype=np.float64), about={"what": "leaderboard significance p-value"})
+    return p
+
+
+#: Early-stopping block of the PERM-BOTH tests (mt-metrics-eval ``tasks.Task``'s default
+#: ``PermutationSigDiffParams(block_size=100)``: stop at a block boundary when p < 0.02 or > 0.5).
+BLOCK_SIZE = 100
+
+
+def _pairwise_accuracy(human, metric) -> float:
+    from gec_meta.meta.ties import system_pairwise_accuracy
+
+    return system_pairwise_accuracy(human, metric)
+
+
+def _rows(kind: str):
+    from gec_meta.meta.correlation import ROW_CORRELATIONS
+
+    return lambda h, stack: ROW_CORRELATIONS[kind](stack, h)
+
+
+# statistic(human, metric) of the system-level PERM-BOTH tests, and whether it is batched
+# (rows of a (K, S) stack at once: the vectorised correlations, compared with tolerance 1e-12).
+_SYSTEM_STATISTIC = {
+    "pearson": (_rows("pearson"), True),
+    "spearman": (_rows("spearman"), True),
+    "pairwise_accuracy": (_pairwise_accuracy, False),
+}
+
+
+def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mapping[str, MetricScores]],
+                humans: Mapping[str, HumanSide], use_cache: bool = True) -> Board:
+    """One aggregation's leaderboard.
+
+    Args:
+        runs: benchmark name -> metric -> :class:`MetricScores` (metrics in config order).
+        humans: benchmark name -> :class:`HumanSide`.
+    """
+    from gec_meta.meta.clusters import assign_ranks
+    from gec_meta.meta.global_rank import ACCURACY_RANGE, CORRELATION_RANGE, global_ranking
+
+    tasks = config.tasks()
+    cells: dict[tuple[str, str], Cell] = {}
+    values_by_task, ranks_by_task = {}, {}
+    metrics = [m for m in config.metrics if all(m in runs[t.benchmark] for t in tasks)]
+    for task in tasks:
+        bench_runs = {m: runs[task.benchmark][m] for m in metrics}
+        values = task_values(task, aggregation, bench_runs, humans[task.benchmark])
+        order = sorted(metrics, key=lambda m: (-_sortable(values[m]["value"]), m))
+        eps = {m: values[m].get("epsilon") for m in metrics}
+
+        def pvalue(upper: str, lower: str, task=task, bench_runs=bench_runs, eps=eps) -> float:
+            # p-value of "lower is not worse than upper"
+            return cached_pvalue(task, aggregation, bench_runs[upper], bench_runs[lower], humans[task.benchmark],
+                                 eps[upper], eps[lower], config.permutations,
+                                 _seed_words(config.seed, task, upper, lower), use_cache)
+
+        ranks = assign_ranks({m: values[m]["value"] for m in order}, pvalue, alpha=config.alpha)
+        for m in metrics:
+            cells[(task.name, m)] = Cell(values[m]["value"], int(ranks[m]), eps[m])
+        values_by_task[task.name] = {m: values[m]["value"] for m in metrics}
+        ranks_by_task[task.name] = {m: int(ranks[m]) for m in metrics}
+    weights = {t.name: config.weight(t) for t in tasks}
+    ranges = {t.name: CORRELATION_RANGE if t.statistic in ("pearson", "spearman") else ACCURACY_RANGE
+              for t in tasks}
+    ranking = global_ranking(values_by_task, ranks_by_task, weights, ranges)
+    return Board(aggregation, tuple(ranking.order), {m: config.metrics[m][0] for m in metrics}, tuple(tasks),
+                 cells, ranking)
+
+
+def _sortable(v: float) -> float:
+    return -np.inf if not np.isfinite(v) else float(v)
+
+
+# --------------------------------------------------------------------------- rendering
+def _cell_text(cell: Cell, fmt: str, digits: int = 3) -> str:
+    from gec_meta.report.tables import fmt_number
+
+    return fmt_number(cell.value, digits)
+
+
+def board_rows(board: Board) -> list[dict]:
+    """One row per metric (global-rank order): global rank, average rank, average value and
+    every task's value and cluster rank (``<task>`` and ``<task> rank``)."""
+    g = board.global_ranking
+    rows = []
+    for m in board.metrics:
+        row = {"metric": board.labels[m], "global rank": board.position(m), "avg rank": g.average_rank[m],
+               "avg value": g.average_value[m]}
+        for t in board.tasks:
+            c = board.cells[(t.name, m)]
+            row[t.name] = c.value
+            row[f"{t.name} rank"] = c.rank
+            if c.epsilon is not None:
+                row[f"{t.name} epsilon"] = c.epsilon
+        rows.append(row)
+    return rows
+
+
+def _benchmark_table(board: Board, benchmark: str, fmt: str) -> str:
+    from gec_meta.report.tables import render
+
+    tasks = [t for t in board.tasks if t.benchmark == benchmark]
+    cols = {t.name: (f"{t.target} {SHORT[t.statistic]}" if t.level == "system" else
+                     f"{SHORT[t.statistic]} ({t.target})") for t in tasks}
+    rows, marks = [], {}
+    for i, m in enumerate(board.metrics):
+        row = {"metric": board.labels[m]}
+        for t in tasks:
+            c = board.cells[(t.name, m)]
+            row[cols[t.name]] = c.value
+            marks[(i, cols[t.name])] = f"[{c.rank}]"
+            if t.level == "sentence":
+                row[f"ε* ({t.target})"] = c.epsilon
+        rows.append(row)
+    columns = ["metric"]
+    for t in tasks:
+        columns.append(cols[t.name])
+        if t.level == "sentence":
+            columns.append(f"ε* ({t.target})")
+    return render(rows, columns, fmt, 3, emphasize=[cols[t.name] for t in tasks], marks=marks,
+                  mark_legend={"[k]": "significance cluster k (PERM-BOTH, 1 = top)"},
+                  caption=f"{benchmark}, aggregation {board.aggregation}.")
+
+
+def _summary_table(board: Board, fmt: str) -> str:
+    from gec_meta.report.tables import render
+
+    g = board.global_ranking
+    rows = [{"#": board.position(m), "metric": board.labels[m], "avg rank": g.average_rank[m],
+             "avg value": g.average_value[m]} for m in board.metrics]
+    return render(rows, ["#", "metric", "avg rank", "avg value"], fmt, 3,
+                  emphasize=["avg rank", "avg value"], higher_is_better={"avg rank": False, "avg value": True},
+                  caption=f"Global ranking over {len(board.tasks)} tasks, aggregation {board.aggregation}: "
+                          "weighted average of the cluster ranks (#: order by it) and of the values.")
+
+
+def render_markdown(boards: Sequence[Board], config: BoardConfig, preamble: str = "") -> str:
+    parts = [preamble.rstrip() + "\n"] if preamble else []
+    for board in boards:
+        parts.append(f"## Aggregation: {board.aggregation}\n")
+        parts.append(_summary_table(board, "md"))
+        for b in config.benchmarks:
+            parts.append(f"### {b.name} ({board.aggregation})\n")
+            parts.append(_benchmark_table(board, b.name, "md"))
+    return "\n".join(p.rstrip() + "\n" for p in parts)
+
+
+def render_latex(boards: Sequence[Board], config: BoardConfig) -> str:
+    parts = []
+    for board in boards:
+        parts.append(f"% aggregation: {board.aggregation}")
+        parts.append(_summary_table(board, "latex"))
+        for b in config.benchmarks:
+            parts.append(_benchmark_table(board, b.name, "latex"))
+    return "\n".join(p.rstrip() + "\n" for p in parts)
+
+
+def render_csv(boards: Sequence[Board]) -> str:
+    """Long format: aggregation, metric, label, task, level, statistic, value, cluster, epsilon,
+    global rank, average rank, average value (full precision)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["aggregation", "metric", "label", "benchmark", "target", "level", "statistic", "value",
+                "cluster", "epsilon", "global_rank", "avg_rank", "avg_value"])
+    for board in boards:
+        g = board.global_ranking
+        for m in board.metrics:
+            for t in board.tasks:
+                c = board.cells[(t.name, m)]
+                w.writerow([board.aggregation, m, board.labels[m], t.benchmark, t.target, t.level, t.statistic,
+                            repr(c.value), c.rank, "" if c.epsilon is None else repr(c.epsilon), board.position(m),
+                            repr(g.average_rank[m]), repr(g.average_value[m])])
+    return buf.getvalue()
+
+
+def plot_board(boards: Sequence[Board], path: str | Path) -> Path:
+    """PNG: per aggregation, the metrics in global-rank order (rows) x tasks (columns), each cell
+    coloured by its significance cluster (darker = better cluster) and printed with its value."""
+    from gec_meta.report.plots import _figure, _save
+
+    n = len(boards)
+    width = max(8.0, 0.55 * max(len(b.tasks) for b in boards) + 3)
+    height = sum(0.32 * len(b.metrics) + 1.6 for b in boards)
+    fig, axes = _figure(n, 1, figsize=(width, height), squeeze=False)
+    for ax, board in zip(axes[:, 0], boards):
+        ranks = np.array([[board.cells[(t.name, m)].rank for t in board.tasks] for m in board.metrics], float)
+        values = np.array([[board.cells[(t.name, m)].value for t in board.tasks] for m in board.metrics])
+        rel = (ranks - 1) / max(1.0, ranks.max(axis=0, keepdims=True).max() - 1)
+        ax.imshow(rel, cmap="Greens_r", vmin=-0.3, vmax=1.2, aspect="auto")
+        for i in range(values.shape[0]):
+            for j in range(values.shape[1]):
+                ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=5.5)
+        ax.set_yticks(range(len(board.metrics)))
+        ax.set_yticklabels([f"{board.position(m)}. {board.labels[m]}" for m in board.metrics], fontsize=7)
+        ax.set_xticks(range(len(board.tasks)))
+        ax.set_xticklabels([f"{t.benchmark} {t.target} {SHORT[t.statistic]}" for t in board.tasks],
+                           rotation=60, ha="right", fontsize=6)
+        ax.set_title(f"aggregation: {board.aggregation} — cell shade = significance cluster (dark = top)",
+                     fontsize=8)
+    return _save(fig, path, dpi=110)
