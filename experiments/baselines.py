@@ -94,8 +94,11 @@ def gjg15(root, name: str, metric_for) -> Section:
         for h in ("EW", "TS"):
             rows += [Row(f"{agg} {h} r", res.system[h]["pearson"], None),
                      Row(f"{agg} {h} ρ", res.system[h]["spearman"], None)]
+    # GJG15's default refset protocol is annotator0 (m2scorer semantics); these rows use
+    # REFSET (source, as on SEEDA), so the command pins it.
+    pin = "" if refs is None else f" refset.missing_annotator={REFSET['missing_annotator']}"
     return Section(f"{name} on GJG15 (13 systems; no published value)", rows,
-                   command=f"python run.py dataset=gjg15 metric={name} aggregation=default,trueskill -m")
+                   command=f"python run.py dataset=gjg15 metric={name} aggregation=default,trueskill -m{pin}")
 
 
 def seeda_all_inputs(root):

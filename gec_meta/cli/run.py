@@ -189,6 +189,8 @@ def run_job(cfg: DictConfig) -> dict:
     atomic_write_text(done, json.dumps(payload, indent=1, sort_keys=False) + "\n")
     summary = ", ".join(f"{h}: r={c['pearson']:.3f} ρ={c['spearman']:.3f}" for h, c in result.system.items())
     log.info("%s", result.signature)
+    if job.references is not None and job.references.provenance:  # e.g. missing_annotator=annotator0 (gjg15 default)
+        log.info("refs: %s %s", job.references.name, job.references.provenance)
     log.info("%s/%s %s %s: %s", result.dataset, result.setting, result.metric, result.aggregation, summary)
     return payload
 

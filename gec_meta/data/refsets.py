@@ -12,7 +12,8 @@ Sets (``conf/refset/``):
   decides the 88 sentences without an annotator-1 line: ``source`` (unchanged source, as
   gec-metrics and the "Rethinking"/UOT-ERRANT papers built on it) or ``annotator0`` (M2
   semantics: m2scorer only sees annotator 0 there; PT-M2).  It moves TrueSkill correlations by
-  about 0.02.  For GMEG-Wiki, ``official`` is its ref1-ref3.
+  about 0.02.  Unset (None), it is the dataset's published protocol,
+  :data:`DEFAULT_MISSING_ANNOTATOR`.  For GMEG-Wiki, ``official`` is its ref1-ref3.
 * ``bn10``      — Bryant & Ng (2015) 10 references (``bn10gec/BN.m2``; ids 0-9 = BN1, BN10, BN2..BN9).
 * ``e_minimal``, ``e_fluency`` — Sakaguchi et al. (2016) expert sets, annotator B only (A's
   corrections are SEEDA systems REF-M and REF-F); ``ne_minimal``, ``ne_fluency`` — crowd sets
@@ -33,6 +34,41 @@ from gec_meta.data.m2 import GoldEdit, M2Sentence, annotator_references, read_m2
 from gec_meta.data import m2 as m2_format
 
 
+#: The published protocol of each CoNLL-2014-based dataset for the 88 official-M2 sentences
+#: without an annotator-1 line (``refset.missing_annotator`` unset):
+#:
+#: * ``gjg15``: ``annotator0`` -- the official CoNLL-2014 scores are m2scorer's (Ng et al. 2014,
+#:   Table 4, e.g. SJTU F0.5 = 15.19; the M2 scores of Grundkiewicz et al. 2015 and of
+#:   nusnlp/gecmetrics ``m2score.txt``), and PT-M2 (Gong et al. 2022, Table 4) scores GJG15 so.
+#: * ``seeda``: ``source`` -- gec-metrics' references, on which the SEEDA meta-evaluations of
+#:   Goto et al. (2025, "Rethinking" and UOT-ERRANT) were computed.
+DEFAULT_MISSING_ANNOTATOR = {"gjg15": "annotator0", "seeda": "source"}
+MISSING_ANNOTATOR_CHOICES = ("source", "annotator0")
+
+
+def missing_annotator_choice(dataset: str, requested: str | None) -> tuple[str, str]:
+    """The ``missing_annotator`` a run uses and why.
+
+    Args:
+        dataset: the dataset name (``gjg15``, ``seeda``, ...).
+        requested: ``refset.missing_annotator``: ``source``, ``annotator0`` or None (the
+            dataset's default, :data:`DEFAULT_MISSING_ANNOTATOR`; ``source`` for other datasets).
+
+    Returns:
+        (value, reason), e.g. ``("annotator0", "gjg15 default")`` or
+        ``("source", "refset.missing_annotator override; gjg15 default: annotator0")``.
+    """
+    default = DEFAULT_MISSING_ANNOTATOR.get(dataset, "source")
+    if requested is None:
+        return default, f"{dataset} default"
+    if requested not in MISSING_ANNOTATOR_CHOICES:
+        raise ConfigError(
+            f"refset.missing_annotator must be 'source' or 'annotator0' (or null: the dataset's "
+            f"default), got {requested!r}"
+        )
+    return requested, f"refset.missing_annotator override; {dataset} default: {default}"
+
+
 @dataclass(frozen=True)
 class References:
     """R references of the N sentences of a dataset.
@@ -46,6 +82,8 @@ class References:
         sources: shape (N,), the dataset's sources, for sets without an M2 file: M2-based
             metrics then get gold edits extracted from the texts by ERRANT (see
             :meth:`for_metric`).
+        provenance: why the options are what they are (``missing_annotator=annotator0 (gjg15
+            default)``), for the run's log; not part of the signature (it changes no number).
     """
 
     name: str
@@ -54,6 +92,7 @@ class References:
     gold: tuple[tuple[tuple[GoldEdit, ...], ...], ...] | None = None
     options: Mapping[str, object] = field(default_factory=dict)
     sources: tuple[str, ...] | None = field(default=None, repr=False)
+    provenance: str = field(default="", compare=False)
 
     def signature(self) -> str:
         from gec_meta.meta.signature import component
@@ -131,7 +170,7 @@ def _select(columns, lines):
 
 def _from_m2(
     name: str, dataset: Dataset, path: Path, annotators: Sequence[int], names: Sequence[str],
-    missing_annotator: str, texts: Sequence[Sequence[str]] | None = None, options=None,
+    missing_annotator: str, texts: Sequence[Sequence[str]] | None = None, options=None, provenance: str = "",
 ) -> References:
     sentences = read_m2(path, expected=CONLL14_SIZE)
     m2_format.check_sources(sentences, dataset.sources, path, dataset.corpus_lines)
@@ -139,7 +178,8 @@ def _from_m2(
         texts = annotator_references(sentences, annotators, missing_annotator)
     gold = _gold_edits(sentences, annotators, fallback_first=missing_annotator == "annotator0")
     lines = dataset.corpus_lines
-    return References(name, tuple(names), _select(texts, lines), _select(gold, lines), dict(options or {}))
+    return References(name, tuple(names), _select(texts, lines), _select(gold, lines), dict(options or {}),
+                      provenance=provenance)
 
 
 SAKAGUCHI = {
@@ -153,7 +193,7 @@ BN10_FILES = ("BN1", "BN10", "BN2", "BN3", "BN4", "BN5", "BN6", "BN7", "BN8", "B
 
 
 def load_refset(
-    name: str, dataset: Dataset, root: str | Path | None = None, missing_annotator: str = "source"
+    name: str, dataset: Dataset, root: str | Path | None = None, missing_annotator: str | None = None
 ) -> References:
     """Build reference set ``name`` for ``dataset``.
 
@@ -161,13 +201,12 @@ def load_refset(
         name: ``official``, ``bn10``, ``e_minimal``, ``e_fluency``, ``ne_minimal``, ``ne_fluency``.
         dataset: the dataset whose sentences the references align with.
         root: the data directory (None: :func:`gec_meta.data.datasets.default_root`).
-        missing_annotator: ``source`` or ``annotator0`` (``official`` only; see module doc).
+        missing_annotator: ``source``, ``annotator0`` or None = the dataset's published protocol
+            (:data:`DEFAULT_MISSING_ANNOTATOR`: GJG15 ``annotator0``, SEEDA ``source``);
+            ``official`` on CoNLL-2014 datasets only (see module doc).
     """
     root = Path(root) if root is not None else default_root()
-    if missing_annotator not in ("source", "annotator0"):
-        raise ConfigError(
-            f"refset.missing_annotator must be 'source' or 'annotator0', got {missing_annotator!r}"
-        )
+    missing_annotator, why = missing_annotator_choice(dataset.name, missing_annotator)
     if dataset.corpus != "conll14":
         if name != "official":
             raise ConfigError(f"refset={name} applies to CoNLL-2014 datasets, not {dataset.name}")
@@ -182,6 +221,7 @@ def load_refset(
             "official", dataset, root / "conll14" / "conll14st-test.m2", (0, 1),
             ("annotator0", "annotator1"), missing_annotator,
             options={"missing_annotator": missing_annotator},
+            provenance=f"missing_annotator={missing_annotator} ({why})",
         )
     if name == "bn10":
         folder = root / "bn10gec"

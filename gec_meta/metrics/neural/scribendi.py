@@ -11,11 +11,12 @@ Per sentence (Islam & Magnani 2021, §3):
 * -1 otherwise.
 
 The corpus score is the **sum** of the sentence scores (Islam & Magnani 2021; the SEEDA README
-table prints these sums).  Token-sort ratio: ``rapidfuzz.fuzz.token_sort_ratio`` / 100 on
-lower-cased alphanumeric tokens (``rapidfuzz.utils.default_process``, fuzzywuzzy's default
-processing, which gec-metrics 0.1.1 uses).  Levenshtein-distance ratio: 1 - d / (|s| + |h|)
-with d the character edit distance with substitutions costing 2 (gec-metrics 0.1.1), i.e.
-rapidfuzz's normalised Indel similarity.
+table prints these sums).  Token-sort ratio: fuzzywuzzy 0.18's ``fuzz.token_sort_ratio`` with
+its defaults, as gec-metrics calls it (``gec_metrics/metrics/scribendi.py``; fuzzywuzzy plus
+python-Levenshtein in its dependencies), divided by 100 -- an *integer* percent, so 0.93, not
+0.9268, on gec-metrics' test sentence (see :func:`token_sort_ratio`).  Levenshtein-distance
+ratio: 1 - d / (|s| + |h|) with d the character edit distance with substitutions costing 2
+(gec-metrics 0.1.1), i.e. rapidfuzz's normalised Indel similarity.
 
 The LM is GPT-2 in the paper (``model: gpt2``); any causal LM that :mod:`gec_meta.models`
 can load works, including a GGUF file from a PyPI package (label results with it).
@@ -26,6 +27,7 @@ token negative log-likelihood (perplexity = exp(nll)) and surface = max(TSR, LDR
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
@@ -39,11 +41,44 @@ from gec_meta.metrics.base import Metric
 DEFAULT_THRESHOLD = 0.8
 
 
-def token_sort_ratio(source: str, hypothesis: str) -> float:
-    """fuzzywuzzy-style token-sort ratio in [0, 1] (default processing, then sorted tokens)."""
-    from rapidfuzz import fuzz, utils
+#: Characters U+0080..U+00FF, which fuzzywuzzy 0.18's ``utils.asciidammit`` (``force_ascii``)
+#: deletes; other non-ASCII characters stay (and become spaces if they are not word characters).
+_LATIN1_HIGH = {c: None for c in range(128, 256)}
+#: fuzzywuzzy 0.18 ``StringProcessor``: every non-word character (Unicode ``\W``; ``_`` is a
+#: word character) becomes a space.
+_NON_WORD = re.compile(r"\W", re.UNICODE)
 
-    return fuzz.token_sort_ratio(source, hypothesis, processor=utils.default_process) / 100.0
+
+def fuzzywuzzy_tokens(text: str, force_ascii: bool = True) -> str:
+    """fuzzywuzzy 0.18's token-sort processing of one string (``utils.full_process`` then
+    ``fuzz._process_and_sort``): drop U+0080..U+00FF if ``force_ascii``, non-word characters to
+    spaces, lower case, then the whitespace tokens sorted and joined by one space."""
+    if force_ascii:
+        text = text.translate(_LATIN1_HIGH)
+    return " ".join(sorted(_NON_WORD.sub(" ", text).lower().split()))
+
+
+def token_sort_ratio(source: str, hypothesis: str, force_ascii: bool = True, rounding: bool = True) -> float:
+    """fuzzywuzzy 0.18's ``fuzz.token_sort_ratio(source, hypothesis)`` / 100, in [0, 1].
+
+    As gec-metrics' Scribendi calls it (defaults ``force_ascii=True``, ``full_process=True``,
+    python-Levenshtein installed, so ``fuzz.ratio`` is ``Levenshtein.ratio``, the normalised
+    Indel similarity): both strings processed by :func:`fuzzywuzzy_tokens`; equal processed
+    strings (also both empty) give 1, else one empty gives 0, else
+    ``round(100 * Indel similarity)`` (Python's ``round``, half to even, as fuzzywuzzy's
+    ``utils.intr``) / 100.  ``rounding=False`` gives the unrounded similarity (0.9268 instead
+    of 0.93 on "this sentences contain gramamtical error ." / "this sentence contains a
+    grammatical error .").
+    """
+    from rapidfuzz.distance import Indel
+
+    a, b = fuzzywuzzy_tokens(source, force_ascii), fuzzywuzzy_tokens(hypothesis, force_ascii)
+    if a == b:
+        return 1.0
+    if not a or not b:
+        return 0.0
+    percent = 100.0 * Indel.normalized_similarity(a, b)
+    return (round(percent) if rounding else percent) / 100.0
 
 
 def levenshtein_distance_ratio(source: str, hypothesis: str) -> float:
@@ -87,7 +122,8 @@ class Scribendi(Metric):
     device: str = field(default="auto", repr=False, compare=False, kw_only=True)
 
     name: ClassVar[str] = "scribendi"
-    version: ClassVar[str] = "1"
+    # 2: fuzzywuzzy's integer-percent token-sort ratio (was rapidfuzz's unrounded one)
+    version: ClassVar[str] = "2"
     needs_references: ClassVar[bool] = False
     stat_names: ClassVar[tuple[str, ...]] = ("score", "src_nll", "hyp_nll", "surface")
 
