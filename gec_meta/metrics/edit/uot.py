@@ -97,7 +97,9 @@ class UOTErrant(Errant, UOTSettings):
 
     corpus_name: ClassVar[str] = "uot_errant"
     sentence_name: ClassVar[str] = "sent_uot_errant"
-    version: ClassVar[str] = "1"
+    # 2: insertions at one position in ERRANT's order (issue 19.1); cached v1 statistics of
+    # edit sets with such insertions were built from wrong sentences.
+    version: ClassVar[str] = "2"
 
     def __post_init__(self):
         super().__post_init__()
