@@ -145,7 +145,9 @@ def cost_matrix(hyp: np.ndarray, ref: np.ndarray, cost: str, precision: str = "f
     if cost == "euclidean" and precision == "float32" and len(hyp) and len(ref):
         import ot
 
-        return ot.dist(np.asarray(hyp, dtype=np.float32), np.asarray(ref, dtype=np.float32), metric="euclidean")
+        # Copies: ot.dist zeroes the diagonal when both arguments are one object, which the
+        # official code's two np.array(...) never are (identical edit sets share one array here).
+        return ot.dist(np.array(hyp, dtype=np.float32), np.array(ref, dtype=np.float32), metric="euclidean")
     h = np.asarray(hyp, dtype=np.float64)
     r = np.asarray(ref, dtype=np.float64)
     if h.shape[0] == 0 or r.shape[0] == 0:
