@@ -28,10 +28,12 @@ Edge cases:
   get an all-zero row/column of T.  This is exactly what the KL-relaxed problem gives them
   (a positive row sum against a_i = 0 has infinite KL cost).  **Here we differ from the
   official code on purpose**: it passes the zero mass to POT, whose ``kl`` entropic term takes
-  ``log(a b^T)`` = -inf, so the stabilised Sinkhorn hits a numerical error at iteration 0 and
-  returns the un-iterated plan (with MiniLM on SEEDA: TP 4,550 and sentence F 496 for one
-  sentence, 139 of 11,730 problems).  Such a plan is not a solution of Eq. 4; dropping the
-  edits is.  Where no edit has zero mass the two agree;
+  log(a b^T) = -inf; e.g. for a zero-mass reference edit column j of the kernel is 0, K^T u has a
+  0, the stabilised Sinkhorn stops with "numerical errors at iteration 0" and returns the
+  un-iterated plan a b^T exp(-C / reg) (tests/test_uot_float32.py works one out by hand).
+  Such a plan is not a solution of Eq. 4 (issue 19 reports, with MiniLM on SEEDA, TP 4,550
+  and sentence F 496 on one sentence, 139 of 11,730 problems); dropping the edit is.
+  Without zero-mass edits the two agree;
 * TP = sum T may exceed sum a (UOT can create mass); FP = sum(a) - TP is then negative.  The
   paper's Eqs. 8-9 are kept as they are (so is the official code); no clipping.
 
