@@ -32,11 +32,11 @@ def test_single_edit_equals_pt_apply_edit_on_random_inputs():
         assert apply_edits(source, [edit]) == _pt_apply_edit(source, edit)
 
 
-def test_apply_edits_right_to_left_and_its_insertion_quirk():
+def test_apply_edits_left_to_right_keeps_insertion_order():
     assert apply_edits("a b c", [(1, 1, "x"), (1, 2, "y")]) == "a x y c"
     assert apply_edits("a b c", [(2, 3, "C"), (0, 1, "A")]) == "A b C"
-    # QUIRK (issue 19.1): two insertions at one position come out in reverse order.
-    assert apply_edits("a b", [(1, 1, "x"), (1, 1, "y")]) == "a y x b"
+    # Issue 19.1: two insertions at one position keep their input (ERRANT's) order.
+    assert apply_edits("a b", [(1, 1, "x"), (1, 1, "y")]) == "a x y b"
     assert apply_edits("a b", [Edit.span(1, 1, "x")]) == "a x b"  # Edits are read by key
     with pytest.raises(ValueError, match="outside"):
         apply_edits("a b", [(2, 3, "x")])

@@ -59,7 +59,16 @@ class Edit(NamedTuple):
 
 def apply_edits(source: str, edits: Sequence[EditKey]) -> str:
     """The source with edits applied (``Correct(S, e)`` of PT-M2's Algorithm 1, Gong et al.
-    2022; S_E of UOT-ERRANT's Eq. 1, Goto et al. 2025).
+    2022; S_E of UOT-ERRANT's Eq. 1, Goto et al. 2025).  The one edit-application function of
+    the package (PT-M2's single edits, UOT-ERRANT's edit sets and their leave-one-out subsets).
+
+    Edits are applied left to right with a running offset (the tokens the edits so far added
+    minus those they removed), the procedure of gecommon's ``apply_edits`` that the official
+    UOT-ERRANT code uses.  They are first put in (start, end) order by a *stable* sort, so edits
+    with the same span keep their input order: ERRANT's two separate insertions
+    (14, 14, "or"), (14, 14, "her") give "... his or her own", and an insertion at i comes
+    before a replacement of [i, j) (ERRANT emits them in that order).  For ERRANT's edit lists,
+    which are already in this order, the result is gecommon's.
 
     Args:
         source: whitespace-tokenised sentence.
@@ -67,19 +76,24 @@ def apply_edits(source: str, edits: Sequence[EditKey]) -> str:
             (or :class:`Edit`s, read through their key); insertions have start == end.
 
     Returns:
-        The edited sentence, tokens joined by single spaces.  Edits are applied right to left,
-        so offsets stay valid; an insertion at i goes before a replacement of [i, j).
+        The edited sentence, tokens joined by single spaces.
 
     Raises:
-        ValueError: an edit outside the source.
+        ValueError: an edit outside the source, or two edits that overlap (one starts inside
+            another's span).
     """
     tokens = source.split()
+    n = len(tokens)
     keys = [e.key if isinstance(e, Edit) else tuple(e) for e in edits]
-    # QUIRK (issue 19.1): sorting by (start, end) and applying right to left puts two insertions
-    # at one position in *reverse* order ("a" then "b" at i gives "b a").  UOT-ERRANT's numbers
-    # depend on it; the fix belongs to a later issue.
-    for start, end, correction in sorted(keys, key=lambda e: (e[0], e[1]), reverse=True):
-        if not 0 <= start <= end <= len(tokens):
-            raise ValueError(f"edit {(start, end, correction)!r} outside a {len(tokens)}-token source: {source!r}")
-        tokens[start:end] = correction.split()
-    return " ".join(tokens)
+    out: list[str] = []
+    done = 0  # source tokens consumed so far (the running offset is len(out) - done)
+    for start, end, correction in sorted(keys, key=lambda e: (e[0], e[1])):
+        if not 0 <= start <= end <= n:
+            raise ValueError(f"edit {(start, end, correction)!r} outside a {n}-token source: {source!r}")
+        if start < done:
+            raise ValueError(f"edit {(start, end, correction)!r} overlaps an earlier edit ending at {done}: {source!r}")
+        out += tokens[done:start]
+        out += correction.split()
+        done = end
+    out += tokens[done:]
+    return " ".join(out)

@@ -38,8 +38,8 @@ from gec_meta.metrics.edit.uot_vectors import VECTORIZE, EditKey, EditVectorizer
 log = logging.getLogger("gec_meta")
 SOLVERS = ("pot", "batched")
 
-# (vector namespace, mass, cost, hyp set key, ref set key) -> (a (H,), b (G,), C (H, G))
-_PROBLEMS: dict[tuple[str, str, str, str, str], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+# (vector namespace, mass, cost, precision, hyp set key, ref set key) -> (a (H,), b (G,), C (H, G))
+_PROBLEMS: dict[tuple[str, str, str, str, str, str], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,16 @@ class UOTErrant(Errant, UOTSettings):
             the paper's solver) | ``batched`` (the same iteration run on stacks of same-shape
             problems, :func:`~.transport.transport_plans_batched`; equal up to float rounding,
             20-50x faster: used by the lambda search).
+        precision: ``float64`` (default) | ``float32``: the official code's float32 arithmetic
+            (masses, costs, POT and TP/FP/FN as there; needs ``solver: pot``), for cross-checks
+            only: its sentence F differs from float64 by a few 1e-3 (up to 5.3e-3 on SEEDA).
+            In the signature only when not the default.
+
+    Differences from the official code, on purpose: edits are applied left to right with
+    ERRANT's order of insertions at one position (:func:`gec_meta.edits.edit.apply_edits`, as
+    gecommon); zero-mass edits are taken out of the transport problem (the official code hands
+    them to POT, which fails at iteration 0 and returns an un-iterated plan; see
+    :mod:`~gec_meta.metrics.edit.uot_transport`).
     """
 
     encoder: Any = None
@@ -97,7 +107,9 @@ class UOTErrant(Errant, UOTSettings):
 
     corpus_name: ClassVar[str] = "uot_errant"
     sentence_name: ClassVar[str] = "sent_uot_errant"
-    version: ClassVar[str] = "1"
+    # 2: insertions at one position in ERRANT's order (issue 19.1); cached v1 statistics of
+    # edit sets with such insertions were built from wrong sentences.
+    version: ClassVar[str] = "2"
 
     def __post_init__(self):
         super().__post_init__()
@@ -110,6 +122,9 @@ class UOTErrant(Errant, UOTSettings):
         self.settings  # validates mass, cost, reg, reg_m, reg_type
         if self.solver not in SOLVERS:
             raise ConfigError(f"metric.solver must be one of {SOLVERS}, got {self.solver!r}")
+        if self.precision == "float32" and self.solver != "pot":
+            raise ConfigError("metric.precision=float32 reproduces the official code's POT calls: "
+                              f"it needs metric.solver=pot, got {self.solver!r}")
 
     # ----------------------------------------------------------------- identity
     @property
@@ -128,6 +143,8 @@ class UOTErrant(Errant, UOTSettings):
     def options(self) -> dict[str, object]:
         opts = dict(super().options())
         opts["encoder"] = f"{self.encoder.signature()}|pooling={self.encoder.pooling}"
+        if self.precision == "float64":  # the default stays out of signatures (and cache keys)
+            del opts["precision"]
         return opts
 
     # ----------------------------------------------------------------- stage 1
@@ -160,7 +177,8 @@ class UOTErrant(Errant, UOTSettings):
         problems = set(problem_of.ravel())
         # Vectors are only read when some problem is not yet prepared in this process.
         prepared = all(
-            (namespace, settings.mass, settings.cost, set_keys[set_index[(n, hk)]], set_keys[set_index[(n, rk)]])
+            (namespace, settings.mass, settings.cost, settings.precision,
+             set_keys[set_index[(n, hk)]], set_keys[set_index[(n, rk)]])
             in _PROBLEMS for n, hk, rk in problems
         )
         vectors: dict[int, np.ndarray] = {}
@@ -176,7 +194,8 @@ class UOTErrant(Errant, UOTSettings):
             plans = transport_plans_batched(prepared_problems, settings)
         else:
             plans = [transport_plan(a, b, C, settings) for a, b, C in prepared_problems]
-        solved = {prob: transport_counts(T, a, b) for prob, T, (a, b, _) in zip(order, plans, prepared_problems)}
+        solved = {prob: transport_counts(T, a, b, settings.precision)
+                  for prob, T, (a, b, _) in zip(order, plans, prepared_problems)}
         out = np.zeros((S, N, R, 3))
         for idx, prob in np.ndenumerate(problem_of):
             out[idx] = solved[prob]
@@ -184,12 +203,12 @@ class UOTErrant(Errant, UOTSettings):
 
     def _problem(self, namespace: str, hkey: str, rkey: str, hv, rv):
         """(a (H,), b (G,), C (H, G)) of one problem, memoised for the process."""
-        key = (namespace, self.mass, self.cost, hkey, rkey)
+        key = (namespace, self.mass, self.cost, self.precision, hkey, rkey)
         prob = _PROBLEMS.get(key)
         if prob is None:
-            a = edit_masses(hv, self.mass)
-            b = edit_masses(rv, self.mass)
-            prob = _PROBLEMS[key] = (a, b, cost_matrix(hv, rv, self.cost))
+            a = edit_masses(hv, self.mass, self.precision)
+            b = edit_masses(rv, self.mass, self.precision)
+            prob = _PROBLEMS[key] = (a, b, cost_matrix(hv, rv, self.cost, self.precision))
         return prob
 
     # ----------------------------------------------------------------- inspection
@@ -200,9 +219,9 @@ class UOTErrant(Errant, UOTSettings):
         hk = tuple(e.key for e in m.hyp_edits)
         rk = tuple(e.key for e in m.ref_edits)
         hv, rv = self.vectorizer.vectors([(source, hk), (source, rk)])
-        a, b = edit_masses(hv, self.mass), edit_masses(rv, self.mass)
-        C = cost_matrix(hv, rv, self.cost)
+        a, b = edit_masses(hv, self.mass, self.precision), edit_masses(rv, self.mass, self.precision)
+        C = cost_matrix(hv, rv, self.cost, self.precision)
         T = transport_plan(a, b, C, self.settings)
-        tp, fp, fn = transport_counts(T, a, b)
+        tp, fp, fn = transport_counts(T, a, b, self.precision)
         p, r, f = (float(x) for x in self.prf(np.array([tp, fp, fn])))
         return Alignment(m.hyp_edits, m.ref_edits, hv, rv, a, b, C, T, tp, fp, fn, p, r, f)

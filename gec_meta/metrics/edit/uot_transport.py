@@ -19,16 +19,38 @@ term is KL(P || a b^T)), earlier versions to ``"entropy"``; passing it keeps res
 independent of the installed POT.  ``max_iter`` = 1000 and ``stop_thr`` = 1e-6 are POT's
 defaults (``numItermax``, ``stopThr``), which the official code uses.
 
-Edge cases (our definitions, the official code agrees where it defines them):
+Edge cases:
 
 * an empty side (no hypothesis edits or no reference edits): nothing is transported,
-  T has shape (H, G) with H or G = 0, TP = 0, FP = sum(a), FN = sum(b);
+  T has shape (H, G) with H or G = 0, TP = 0, FP = sum(a), FN = sum(b) (as the official code);
 * edits of zero mass (a zero edit vector under ``mass: norm``, e.g. a case-only edit under an
   uncased encoder, whose two sentences tokenise identically) are taken out of the problem and
   get an all-zero row/column of T.  This is exactly what the KL-relaxed problem gives them
-  (a positive row sum against a_i = 0 has infinite KL cost), without ``log(0)`` in POT;
+  (a positive row sum against a_i = 0 has infinite KL cost).  **Here we differ from the
+  official code on purpose**: it passes the zero mass to POT, whose ``kl`` entropic term takes
+  log(a b^T) = -inf; e.g. for a zero-mass reference edit column j of the kernel is 0, K^T u has a
+  0, the stabilised Sinkhorn stops with "numerical errors at iteration 0" and returns the
+  un-iterated plan a b^T exp(-C / reg) (tests/test_uot_float32.py works one out by hand).
+  Such a plan is not a solution of Eq. 4 (issue 19 reports, with MiniLM on SEEDA, TP 4,550
+  and sentence F 496 on one sentence, 139 of 11,730 problems); dropping the edit is.
+  Without zero-mass edits the two agree;
 * TP = sum T may exceed sum a (UOT can create mass); FP = sum(a) - TP is then negative.  The
   paper's Eqs. 8-9 are kept as they are (so is the official code); no clipping.
+
+Precision (``precision``): ``float64`` (default) computes masses, costs and the Sinkhorn in
+float64 from the float32 edit vectors.  The official code works in float32 throughout (its
+encoder returns float32 arrays; ``np.linalg.norm``, ``ot.dist`` and POT's Sinkhorn keep that
+dtype), so its sentence F differs from float64 by a few 1e-3 (MiniLM, SEEDA: up to 2.6e-3 in
+issue 19; our two precisions differ by up to 5.3e-3 on SEEDA +Fluency's 14 x 391): its own noise
+floor.  ``float32`` reproduces that arithmetic for cross-checks: float32 norms
+(``np.linalg.norm``), ``ot.dist`` in float32 (POT's ||x||^2 + ||y||^2 - 2 x.y form; ``cosine``
+goes through scipy in float64 in the official code, so ours stays float64 there), POT called on
+the float32 arrays, and TP / FP / FN summed per edit from float32 row and column sums as the
+official ``score_base`` does.  Uniform masses are float64 in both (``np.full(E, 1 / E)``).
+Given the same edit vectors the float32 plan is the official one bit for bit; end to end the
+match is as close as the embeddings: the largest float32 effect, the cancellation noise of an
+edit's cost to an identical reference edit (exactly 0 in float64), depends on the last bits of
+the vectors, and our encoder does not pad to 128 tokens as the official code does.
 """
 
 from __future__ import annotations
@@ -43,6 +65,7 @@ from gec_meta.errors import ConfigError
 MASSES = ("norm", "uniform")
 COSTS = ("euclidean", "cosine")
 REG_TYPES = ("kl", "entropy")
+PRECISIONS = ("float64", "float32")
 
 
 @dataclass(frozen=True)
@@ -57,6 +80,8 @@ class UOTSettings:
         reg_type: POT's entropic term, ``kl`` (POT 0.9.5 default, used by the paper) or
             ``entropy``.
         max_iter, stop_thr: POT's ``numItermax`` / ``stopThr`` (its defaults 1000 / 1e-6).
+        precision: ``float64`` (default) | ``float32`` (the official code's arithmetic, for
+            cross-checks; see the module docstring).
     """
 
     mass: str = "norm"
@@ -66,6 +91,7 @@ class UOTSettings:
     reg_type: str = "kl"
     max_iter: int = 1000
     stop_thr: float = 1e-6
+    precision: str = "float64"
 
     def __post_init__(self):
         if self.mass not in MASSES:
@@ -80,18 +106,24 @@ class UOTSettings:
             raise ConfigError(f"metric.reg_m (lambda) must be > 0, got {self.reg_m}")
         if self.max_iter < 1:
             raise ConfigError(f"metric.max_iter must be >= 1, got {self.max_iter}")
+        if self.precision not in PRECISIONS:
+            raise ConfigError(f"metric.precision must be one of {PRECISIONS}, got {self.precision!r}")
 
 
-def edit_masses(vectors: np.ndarray, mass: str) -> np.ndarray:
+def edit_masses(vectors: np.ndarray, mass: str, precision: str = "float64") -> np.ndarray:
     """Mass of every edit.
 
     Args:
         vectors: shape (E, D), edit vectors of one edit set.
         mass: ``norm`` (L2 norm, §3.2.2) or ``uniform`` (1/E).
+        precision: ``float64`` or ``float32`` (norms of the float32 vectors in float32, the
+            official code's ``np.linalg.norm``; uniform masses stay float64, as there).
 
     Returns:
-        float64 array of shape (E,).
+        array of shape (E,), float64 (float32 for ``norm`` in ``float32``).
     """
+    if mass == "norm" and precision == "float32":
+        return np.linalg.norm(np.asarray(vectors, dtype=np.float32), axis=-1)
     v = np.asarray(vectors, dtype=np.float64)
     E = v.shape[0]
     if mass == "norm":
@@ -101,7 +133,7 @@ def edit_masses(vectors: np.ndarray, mass: str) -> np.ndarray:
     raise ConfigError(f"metric.mass must be one of {MASSES}, got {mass!r}")
 
 
-def cost_matrix(hyp: np.ndarray, ref: np.ndarray, cost: str) -> np.ndarray:
+def cost_matrix(hyp: np.ndarray, ref: np.ndarray, cost: str, precision: str = "float64") -> np.ndarray:
     """Transport cost between hypothesis and reference edit vectors.
 
     Args:
@@ -109,12 +141,20 @@ def cost_matrix(hyp: np.ndarray, ref: np.ndarray, cost: str) -> np.ndarray:
         ref: shape (G, D).
         cost: ``euclidean`` (non-squared L2 distance) or ``cosine`` (1 - cosine; 1 for a zero
             vector).
+        precision: ``float64`` or ``float32`` (``euclidean`` by ``ot.dist`` on the float32
+            vectors, as the official code; ``cosine`` is float64 in both).
 
     Returns:
-        float64 array of shape (H, G).
+        array of shape (H, G), float64 (float32 for ``euclidean`` in ``float32``).
     """
     from scipy.spatial.distance import cdist
 
+    if cost == "euclidean" and precision == "float32" and len(hyp) and len(ref):
+        import ot
+
+        # Copies: ot.dist zeroes the diagonal when both arguments are one object, which the
+        # official code's two np.array(...) never are (identical edit sets share one array here).
+        return ot.dist(np.array(hyp, dtype=np.float32), np.array(ref, dtype=np.float32), metric="euclidean")
     h = np.asarray(hyp, dtype=np.float64)
     r = np.asarray(ref, dtype=np.float64)
     if h.shape[0] == 0 or r.shape[0] == 0:
@@ -149,15 +189,22 @@ def transport_plan(a: np.ndarray, b: np.ndarray, C: np.ndarray, settings: UOTSet
         settings: solver settings (reg = epsilon, reg_m = lambda, reg_type, iterations).
 
     Returns:
-        float64 array of shape (H, G); all-zero rows/columns for zero-mass edits, shape (H, 0)
-        or (0, G) when a side is empty (see the module docstring).
+        array of shape (H, G); all-zero rows/columns for zero-mass edits, shape (H, 0) or
+        (0, G) when a side is empty (see the module docstring).  float64; in ``float32``
+        precision a, b and C go to POT as they are and T has POT's result dtype (float32 for
+        float32 inputs).
     """
     import ot
 
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
-    C = np.asarray(C, dtype=np.float64)
-    T = np.zeros((a.shape[0], b.shape[0]))
+    if settings.precision == "float32":
+        a, b, C = np.asarray(a), np.asarray(b), np.asarray(C)
+        dtype = np.result_type(a, b, C)
+    else:
+        a = np.asarray(a, dtype=np.float64)
+        b = np.asarray(b, dtype=np.float64)
+        C = np.asarray(C, dtype=np.float64)
+        dtype = np.float64
+    T = np.zeros((a.shape[0], b.shape[0]), dtype=dtype)
     rows = np.flatnonzero(a > 0)
     cols = np.flatnonzero(b > 0)
     if rows.size == 0 or cols.size == 0:
@@ -176,14 +223,23 @@ def transport_plan(a: np.ndarray, b: np.ndarray, C: np.ndarray, settings: UOTSet
     return T
 
 
-def transport_counts(T: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+def transport_counts(T: np.ndarray, a: np.ndarray, b: np.ndarray,
+                     precision: str = "float64") -> tuple[float, float, float]:
     """(Score_TP, Score_FP, Score_FN) of a plan: Eqs. 7, 8 and 9.
 
     Args:
         T: shape (H, G).
         a: shape (H,).
         b: shape (G,).
+        precision: ``float64`` (sums of the whole arrays) or ``float32`` (the official
+            ``score_base``: row sums t_i and column sums t_j in T's dtype, then
+            TP = sum_i t_i, FP = sum_i (a_i - t_i), FN = sum_j (b_j - t_j), each term
+            rounded in that dtype and accumulated as Python floats).
     """
+    if precision == "float32":
+        rows, cols = T.sum(axis=1), T.sum(axis=0)  # zeros when a side is empty
+        tp = sum(float(t) for t in rows)
+        return tp, sum(float(x) for x in a - rows), sum(float(x) for x in b - cols)
     tp = float(np.sum(T))
     return tp, float(np.sum(a)) - tp, float(np.sum(b)) - tp
 

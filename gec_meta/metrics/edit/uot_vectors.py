@@ -38,7 +38,8 @@ _STORES: dict[tuple[str, bool], KeyValueStore] = {}
 
 def edit_sentences(source: str, edits: Sequence[EditKey], vectorize: str) -> tuple[str, list[str]]:
     """The sentences Eq. 1 encodes for one edit set (edits applied with
-    :func:`gec_meta.edits.edit.apply_edits`, including its insertion-order quirk).
+    :func:`gec_meta.edits.edit.apply_edits`: left to right, insertions at one position in
+    ERRANT's order, as the official code's gecommon ``apply_edits``).
 
     Returns:
         (base, variants) with len(variants) == len(edits):
@@ -77,8 +78,9 @@ class EditVectorizer:
         self.stats = {"requested": 0, "computed_sets": 0, "encoded_sentences": 0}
 
     def signature(self) -> str:
+        # v=2: insertions at one position in ERRANT's order (issue 19.1)
         return (f"uot-edit-vectors|{self.encoder.signature()}|pooling={self.encoder.pooling}"
-                f"|vectorize={self.vectorize}|v=1")
+                f"|vectorize={self.vectorize}|v=2")
 
     @property
     def store(self) -> KeyValueStore:
