@@ -63,7 +63,8 @@ def main() -> None:
               f"TS r={c['TS']['pearson']:.3f} ρ={c['TS']['spearman']:.3f}  "
               f"EW r={c['EW']['pearson']:.3f} ρ={c['EW']['spearman']:.3f}", flush=True)
 
-    results = search(metric, LAMBDAS[: args.lambdas], root=args.data, progress=show)
+    results = search(metric, LAMBDAS[: args.lambdas], root=args.data, progress=show,
+                     refset_options={"missing_annotator": "source"})
     first, rest = results[0].seconds, [r.seconds for r in results[1:]]
     text, chosen = report(results, "TS", "")
     summary = {

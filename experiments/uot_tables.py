@@ -249,7 +249,8 @@ def lambda_search(root, out: Path, reuse: bool = False):
         results = [LambdaResult(**r) for r in json.loads(saved.read_text(encoding="utf-8"))["results"]]
     else:
         metric = load_metric("uot_errant", "encoder=minilm", solver=FAST)
-        results = search(metric, root=root, progress=lambda r: print(f"λ={r.reg_m:.2f} {r.seconds:.1f}s", flush=True))
+        results = search(metric, root=root, refset_options={"missing_annotator": "source"},
+                         progress=lambda r: print(f"λ={r.reg_m:.2f} {r.seconds:.1f}s", flush=True))
     text, chosen = report(results, "TS", "")
     png = plot(results, chosen, out / "uot_lambda_search.png", f"UOT-ERRANT λ search, GJG15, {ENC}, TrueSkill")
     (out / "uot_lambda_search.json").write_text(json.dumps(

@@ -171,6 +171,12 @@ def build_tiny_data(root: Path) -> Path:
     _write(root / "gmeg" / "test" / "wiki-corpus-scores.csv",
            ["system,score", *(f"{name},{70 + 10 * _quality(s, len(GMEG_FILES)):.3f}"
                               for s, name in enumerate(GMEG_FILES))])
+    # segment ratings (one row per sentence), with one unrated sentence as in the real file
+    names = list(GMEG_FILES)
+    _write(root / "gmeg" / "test" / "wiki-segment-scores.csv",
+           [",".join(names), *(("," * (len(names) - 1)) if k == 1 else
+                               ",".join(f"{60 + 5 * ((s * 3 + k) % 7)}" for s in range(len(names)))
+                               for k in range(n_wiki))])
     return root
 
 

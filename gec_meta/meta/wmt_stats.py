@@ -136,7 +136,7 @@ def spa_and_pairwise(dataset: Dataset, scored, signs: np.ndarray | None, use_cac
     p_human: dict[str, np.ndarray] = {}
     for name, h in dataset.human.items():
         row = {"pairwise_accuracy": float(system_pairwise_accuracy(h, scored.system_scores))}
-        aspect = aspect_of(dataset, name) if signs is not None else None
+        aspect = aspect_of(dataset, name) if signs is not None and scored.metric.permutable else None
         if aspect is not None:
             if p_metric is None:
                 p_metric = metric_pvalues(scored, signs, use_cache, trueskill)

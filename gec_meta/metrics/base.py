@@ -85,6 +85,10 @@ class Metric(abc.ABC):
     #: has no score of one edited sentence on its own (:mod:`gec_meta.analysis.attribution`).
     depends_on_system_set: ClassVar[bool] = False
 
+    #: False when system scores cannot be recomputed from permuted per-sentence statistics
+    #: (scores read from ``.sys.score`` files): such a metric gets no soft pairwise accuracy.
+    permutable: ClassVar[bool] = True
+
     def bind(self, sources, hypotheses, references, systems=None) -> "Metric":
         """The metric as it scores *this* set of systems.
 

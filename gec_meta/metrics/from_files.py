@@ -143,5 +143,8 @@ class FromFiles(Metric):
     def corpus_reduction(self) -> str | None:
         return None  # the .sys.score file's value
 
+    #: System scores read from a file cannot be recomputed on permuted sentences: no SPA.
+    permutable: ClassVar[bool] = False
+
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
         return stats[:, 0, 0, 1]

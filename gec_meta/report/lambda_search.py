@@ -82,12 +82,16 @@ def search(
     dataset_options: dict | None = None,
     use_cache: bool = False,
     progress=None,
+    refset_options: dict | None = None,
 ) -> list[LambdaResult]:
     """Evaluate ``metric`` with every ``reg_m`` in ``lambdas`` in this process.
 
     The first lambda computes (or reads) the edit vectors; later ones reuse the process-wide
     problem memo of :mod:`gec_meta.metrics.edit.uot`, so they cost the Sinkhorn iterations only.
     ``use_cache=False`` skips the per-lambda statistics cache, so timings measure the transport.
+    ``refset_options``: e.g. ``{"missing_annotator": "source"}``, the UOT-ERRANT paper's GJG15
+    references (gec-metrics' REF1 has the source where annotator 1 is missing), not the
+    dataset's default.
 
     Returns:
         shape (L,), with the wall time of each lambda.
@@ -99,13 +103,13 @@ def search(
 
     root = default_root() if root is None else root
     ds = load_dataset(dataset, root, **(dataset_options or {}))
-    refs = load_refset(refset, ds, root)
+    refs = load_refset(refset, ds, root, **(refset_options or {}))
     agg = load_aggregation(aggregation)
     out = []
     for lam in lambdas:
         m = dataclasses.replace(metric, reg_m=float(lam))
         t0 = time.perf_counter()
-        res = Task(ds, m, agg, refs, window=None, sentence_level=False, use_cache=use_cache).run()
+        res = Task(ds, m, agg, refs, window=None, sentence_level=False, spa_permutations=0, use_cache=use_cache).run()
         out.append(LambdaResult(float(lam), res.system, time.perf_counter() - t0))
         if progress:
             progress(out[-1])
