@@ -33,6 +33,7 @@ EXPERIMENTS = [
     ("uot_tables.py", ["uot_tables.md"]),
     ("uot_figures.py", ["uot_figures.md"]),
     ("llm_evaluators.py", ["llm_evaluators_table1.md"]),
+    ("leaderboard.py", ["leaderboard.md"]),
 ]
 
 

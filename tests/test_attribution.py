@@ -168,8 +168,7 @@ def test_no_edits_and_errors():
 
     @dataclass(frozen=True)
     class SetDependent(TokenGame):
-        def bind(self, sources, hypotheses, references, systems=None):
-            return self
+        depends_on_system_set: ClassVar[bool] = True  # as GoToScorer, the LLM metrics, from_files
 
     with pytest.raises(ConfigError, match="set of systems"):
         attribute_edits(SetDependent(), [SRC], [EDITS], None, "add")

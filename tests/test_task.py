@@ -15,6 +15,7 @@ from gec_meta.data.datasets import load_seeda
 from gec_meta.meta.aggregation import Default, TrueSkillAggregation
 from gec_meta.meta.signature import result_signature
 from gec_meta.meta.task import Result, Task, compare_with_humans, compute_statistics
+from gec_meta.meta.ties import system_pairwise_accuracy
 from gec_meta.metrics.length import Length
 from gec_meta.report.reproduce import Significance, parse_experiment_args
 
@@ -30,7 +31,7 @@ def test_run_equals_the_stages_composed_by_hand(seeda):
     """Task.run() == the pure stages (statistics, aggregation, comparison with the humans,
     signature) put together in results.json's key order."""
     metric, agg = Length(), TrueSkillAggregation()
-    result = Task(seeda, metric, agg, window=4, bootstrap_samples=0).run()
+    result = Task(seeda, metric, agg, window=4, bootstrap_samples=0, spa_permutations=0).run()
     bound = metric.bind(seeda.sources, seeda.hypotheses, (), systems=seeda.systems)
     stats = compute_statistics(bound, seeda.sources, seeda.hypotheses, None, systems=seeda.systems, bind=False)
     scores = agg(bound, stats)
@@ -40,6 +41,8 @@ def test_run_equals_the_stages_composed_by_hand(seeda):
         "system_scores": {s: float(v) for s, v in zip(seeda.systems, scores)},
         **compare_with_humans(seeda, scores, bound.sentence_scores(stats), 4, None, "seeda"),
     }
+    for human, values in expected["system"].items():  # system-level pairwise accuracy (Kocmi et al. 2021)
+        values["pairwise_accuracy"] = system_pairwise_accuracy(seeda.human[human], scores)
     got = result.to_json(timing=False)
     assert list(got) == list(expected)
     assert json.dumps(got) == json.dumps(expected)

@@ -130,7 +130,7 @@ def run_leaderboard(config: BoardConfig, overrides: Sequence[str] = (), use_cach
                 system[agg_name] = scored.system_scores
                 if "spa" in config.system_statistics:
                     pvalues[agg_name] = metric_pvalues(scored, signs, use_cache, config.spa_trueskill)
-            memo[key] = MetricScores(system, pvalues, metric.comparable_scores(stats))
+            memo[key] = MetricScores(system, pvalues, metric.comparable_scores(stats), metric.tie_tolerance)
         runs.setdefault(bench.name, {})[name] = memo[key]
     boards = [build_board(config, a, runs, humans, use_cache) for a in config.aggregations]
     return boards, stats_seconds, time.perf_counter() - t_start

@@ -34,9 +34,9 @@ def result_signature(dataset, references, metric, aggregation, sentence_variant:
                      spa_permutations: int = 0, permutation_seed: int = 0, epsilon=None,
                      spa_trueskill: str | None = None) -> str:
     """``data:...|refs:...|metric:...|agg:...|sent:...|<versions>``, then
-    ``|bootstrap:B(seed=K)`` when bootstrap CIs were computed (``bootstrap_samples`` > 0),
-    ``|perm:R(seed=K[,trueskill=...])`` when SPA's permutation tests ran (``spa_permutations`` > 0) and
-    ``|eps:E`` when tie-calibrated accuracy used a fixed ε (else ε* was searched)."""
+    ``|perm:R(seed=K[,trueskill=...])`` when SPA's permutation tests ran (``spa_permutations`` > 0),
+    ``|eps:E`` when tie-calibrated accuracy used a fixed ε (else ε* was searched) and
+    ``|bootstrap:B(seed=K)`` when bootstrap CIs were computed (``bootstrap_samples`` > 0)."""
     refs = references.signature() if references is not None else "none"
     bootstrap = f"|bootstrap:{bootstrap_samples}(seed={bootstrap_seed})" if bootstrap_samples > 0 else ""
     perm = ""
@@ -56,4 +56,4 @@ def result_signature(dataset, references, metric, aggregation, sentence_variant:
         f"agg:{aggregation.signature()}",
         f"sent:{sentence_variant}",
         versions(),
-    ]) + bootstrap + perm + eps
+    ]) + perm + eps + bootstrap

@@ -179,6 +179,7 @@ def compare_with_humans(
     top_ks: Sequence[int] | None = None,
     sentence_variant: str = "seeda",
     epsilon: float | Mapping[str, float] | None = None,
+    resolution: float = 0.0,
 ) -> dict:
     """Correlations of system scores (and agreement of sentence scores) with the humans.
 
@@ -189,6 +190,7 @@ def compare_with_humans(
         top_ks: K values for top-K (None: S down to 4).
         epsilon: the metric-tie threshold of tie-calibrated accuracy (one value, or aspect ->
             value); None = ε*, calibrated on these groups (:mod:`gec_meta.meta.wmt_stats`).
+        resolution: the metric's tie tolerance (:attr:`Metric.tie_tolerance`), for acc_eq.
 
     Returns:
         dict with ``system``, and when computed ``sentence``, ``window``, ``top_k``.
@@ -217,7 +219,7 @@ def compare_with_humans(
                 if eps is None:
                     raise GecMetaError(f"no metric-tie threshold (epsilon) for judgment aspect {aspect!r}: "
                                        f"given for {sorted(epsilon)}")
-            out["sentence"].setdefault(aspect, {}).update(tie_calibrated(groups, sentence_scores, eps))
+            out["sentence"].setdefault(aspect, {}).update(tie_calibrated(groups, sentence_scores, eps, resolution))
     if window:
         w = min(window, dataset.num_systems)
         out["window"] = {
@@ -411,7 +413,7 @@ class Task:
         sentence_scores = metric.comparable_scores(stats) if self.sentence_level else None
         t2 = time.perf_counter()
         humans = compare_with_humans(ds, scored.system_scores, sentence_scores, self.window, self.top_ks,
-                                     self.sentence_variant, self.epsilon)
+                                     self.sentence_variant, self.epsilon, metric.tie_tolerance)
         self._add_pairwise(scored, humans["system"])
         if self.bootstrap_samples > 0:
             self._add_confidence_intervals(scored, humans["system"])
@@ -473,7 +475,7 @@ def calibrate_epsilon(task: "Task") -> dict[str, float]:
     from gec_meta.meta.wmt_stats import calibrated_epsilons
 
     metric, stats = task.statistics()
-    eps = dict(calibrated_epsilons(task.dataset, metric.comparable_scores(stats)))
+    eps = dict(calibrated_epsilons(task.dataset, metric.comparable_scores(stats), metric.tie_tolerance))
     if len(eps) == 1:
         eps["*"] = next(iter(eps.values()))
     return eps

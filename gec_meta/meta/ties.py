@@ -137,7 +137,24 @@ def _as_matrices(human, metric) -> tuple[np.ndarray, np.ndarray]:
     return h, m
 
 
-def _pairs(human, metric, human_ties: bool) -> _Pairs:
+def _merge_close(values: np.ndarray, resolution: float) -> np.ndarray:
+    """|Δm| values within ``resolution`` of their sorted neighbour made equal (to the largest
+    of their run), shape kept.  For metrics whose scores are only meaningful to a tolerance
+    (float32 encoders: :attr:`gec_meta.metrics.base.Metric.tie_tolerance`): without it, many
+    equal differences (PT metrics' F of small counts: 0.125, 0.25, ...) carry noise of ~1e-6
+    that depends on encoder batching, and ε* would separate some of them from the others."""
+    if resolution <= 0 or values.size == 0:
+        return values
+    order = np.argsort(values, kind="stable")
+    v = values[order]
+    run = np.concatenate([[0], np.cumsum(np.diff(v) > resolution)])  # run id of each sorted value
+    last = np.concatenate([np.nonzero(np.diff(run))[0], [len(v) - 1]])  # index of each run's largest
+    out = np.empty_like(values)
+    out[order] = v[last][run]
+    return out
+
+
+def _pairs(human, metric, human_ties: bool, resolution: float = 0.0) -> _Pairs:
     h, m = _as_matrices(human, metric)
     G, S = h.shape
     iu, ju = np.triu_indices(S, k=1)
@@ -152,7 +169,7 @@ def _pairs(human, metric, human_ties: bool) -> _Pairs:
     group = np.nonzero(counted)[0]  # row-major: the pairs of group 0 first
     dh, dm = dh[counted], dm[counted]
     return _Pairs(group=group, human_tie=dh == 0, agree=np.sign(dh) * np.sign(dm) > 0,
-                  abs_dm=np.abs(dm), num_groups=G)
+                  abs_dm=_merge_close(np.abs(dm), float(resolution)), num_groups=G)
 
 
 def _check_epsilon(epsilon: float) -> float:
@@ -265,7 +282,8 @@ def _best_epsilon(sweep: EpsilonSweep, objective: str) -> float:
 
 
 def tie_calibrated_accuracy(human, metric, epsilon: float | None = None, average: str = "item",
-                            human_ties: bool = True, objective: str = "acc_eq") -> TieCalibrated:
+                            human_ties: bool = True, objective: str = "acc_eq",
+                            resolution: float = 0.0) -> TieCalibrated:
     """acc_eq and tau_eq at a fixed ε, or at the ε* that maximises ``objective``.
 
     Args:
@@ -279,6 +297,9 @@ def tie_calibrated_accuracy(human, metric, epsilon: float | None = None, average
         human_ties: False drops the pairs the humans tied (acc_eq at ε = 0 is then
             C / (C + D + T_m), WMT's Kendall-like accuracy).
         objective: ``"acc_eq"`` (the paper's choice) or ``"tau_eq"``: what ε* maximises.
+        resolution: |Δm| values closer than this to each other count as one value (0 = exact;
+            the metric's tie tolerance for float32 model scores, see :func:`_merge_close`);
+            ε* is then reported rounded to the resolution's decimals.
 
     Returns:
         :class:`TieCalibrated`.
@@ -287,10 +308,19 @@ def tie_calibrated_accuracy(human, metric, epsilon: float | None = None, average
         ValueError: shapes differ, a negative ε, or no countable pair at all.
     """
     _check_average(average)
-    p = _pairs(human, metric, human_ties)
+    p = _pairs(human, metric, human_ties, resolution)
     calibrated = epsilon is None
     eps = _best_epsilon(_sweep(p, average), objective) if calibrated else _check_epsilon(epsilon)
-    counts = _counts(p, eps)
+    if resolution > 0:
+        # The noise below the resolution is not part of ε*: it is reported rounded to the
+        # resolution's decimals (an error <= resolution / 2) and the metric ties |Δm| <= ε +
+        # resolution / 2, the same pairs as at the unrounded ε* (runs of merged |Δm| are more
+        # than the resolution apart), also when the rounded value is given back as a fixed ε.
+        if calibrated:
+            eps = round(eps, max(0, -int(np.floor(np.log10(resolution)))))
+        counts = _counts(p, eps + resolution / 2)
+    else:
+        counts = _counts(p, eps)
     acc, tau = _average(counts, average)
     n = counts.pairs
     return TieCalibrated(acc_eq=acc, tau_eq=tau, epsilon=eps, pairs=int(n.sum()),
@@ -299,16 +329,16 @@ def tie_calibrated_accuracy(human, metric, epsilon: float | None = None, average
 
 
 def calibrate_epsilon(human, metric, average: str = "item", human_ties: bool = True,
-                      objective: str = "acc_eq") -> float:
+                      objective: str = "acc_eq", resolution: float = 0.0) -> float:
     """ε* on a development set, to pass as the fixed ``epsilon`` on a test set.
 
     Args: as :func:`tie_calibrated_accuracy`.
 
     Returns:
-        the smallest candidate ε maximising the averaged ``objective``.
+        the smallest candidate ε maximising the averaged ``objective`` (as
+        :func:`tie_calibrated_accuracy` reports it).
     """
-    _check_average(average)
-    return _best_epsilon(_sweep(_pairs(human, metric, human_ties), average), objective)
+    return tie_calibrated_accuracy(human, metric, None, average, human_ties, objective, resolution).epsilon
 
 
 def system_pairwise_agreement(human, metric) -> tuple[int, int]:

@@ -84,9 +84,12 @@ def aspect_of(dataset: Dataset, human_name: str) -> str | None:
     return aspects[0] if len(aspects) == 1 else None
 
 
-def tie_calibrated(groups: Groups, sentence_scores: np.ndarray, epsilon: float | None = None) -> dict:
+def tie_calibrated(groups: Groups, sentence_scores: np.ndarray, epsilon: float | None = None,
+                   resolution: float = 0.0) -> dict:
     """acc_eq, tau_eq and ε (ε* when ``epsilon`` is None) of the metric's sentence scores
     (shape (S, N)) against one aspect's groups (Deutsch et al. 2023; :mod:`gec_meta.meta.ties`).
+    ``resolution``: the metric's tie tolerance (float32 model scores; see
+    :func:`gec_meta.meta.ties.tie_calibrated_accuracy`).
 
     Returns:
         ``{"acc_eq", "tau_eq", "epsilon", "groups"}`` (groups with at least one pair).
@@ -95,7 +98,7 @@ def tie_calibrated(groups: Groups, sentence_scores: np.ndarray, epsilon: float |
 
     metric = groups.metric(sentence_scores)
     human = np.where(np.isnan(metric), np.nan, groups.human)
-    res = tie_calibrated_accuracy(human, metric, epsilon=epsilon)
+    res = tie_calibrated_accuracy(human, metric, epsilon=epsilon, resolution=resolution)
     return {"acc_eq": float(res.acc_eq), "tau_eq": float(res.tau_eq), "epsilon": float(res.epsilon),
             "groups": int(res.groups)}
 
@@ -197,8 +200,8 @@ def metric_pvalues(scored, signs: np.ndarray, use_cache: bool = True, trueskill:
     return p
 
 
-def calibrated_epsilons(dataset: Dataset, sentence_scores: np.ndarray) -> Mapping[str, float]:
+def calibrated_epsilons(dataset: Dataset, sentence_scores: np.ndarray, resolution: float = 0.0) -> Mapping[str, float]:
     """ε* of every aspect of a development dataset (to be passed as the fixed ε of a test
     dataset: ``meta_eval.epsilon_from``)."""
-    return {aspect: tie_calibrated(g, sentence_scores)["epsilon"]
+    return {aspect: tie_calibrated(g, sentence_scores, None, resolution)["epsilon"]
             for aspect, g in sentence_groups(dataset).items()}

@@ -170,11 +170,13 @@ class MetricScores:
         system_scores: aggregation -> shape (S,).
         pvalues: aggregation -> shape (S, S), p(system i beats j) (SPA's p^m), if computed.
         sentence_scores: shape (S, N) (``Metric.comparable_scores``).
+        resolution: the metric's tie tolerance (:attr:`gec_meta.metrics.base.Metric.tie_tolerance`).
     """
 
     system_scores: Mapping[str, np.ndarray]
     pvalues: Mapping[str, np.ndarray]
     sentence_scores: np.ndarray
+    resolution: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -242,7 +244,7 @@ def task_values(task: BoardTask, aggregation: str, runs: Mapping[str, MetricScor
     out = {}
     for name, run in runs.items():
         if task.level == "sentence":
-            res = tie_calibrated(human.groups, run.sentence_scores)
+            res = tie_calibrated(human.groups, run.sentence_scores, None, run.resolution)
             out[name] = {"value": res["acc_eq"], "epsilon": res["epsilon"]}
             continue
         m, h = run.system_scores[aggregation], human.system[task.target]

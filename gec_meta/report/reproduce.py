@@ -162,6 +162,7 @@ def comparison_table(
     digits: int = 3,
     label: str = "metric",
     caption: str = "",
+    clusters: bool = True,
 ) -> Table:
     """Metrics side by side: one row per metric, one correlation per column.
 
@@ -169,7 +170,9 @@ def comparison_table(
     the metrics whose correlation is not significantly lower than the column's best (p ≥ alpha
     against the best; the best itself included) carry ``significance.mark``.  With ``ci``,
     every column is followed by its 95% percentile bootstrap CI (sentences resampled,
-    re-aggregated; ``significance.resamples`` resamples, ``significance.seed``).
+    re-aggregated; ``significance.resamples`` resamples, ``significance.seed``).  With
+    ``clusters``, every cell also carries its metric's significance cluster ``[k]`` in that
+    column (:func:`column_clusters`).
 
     Args:
         rows: row label -> {column group -> :class:`Scored`}; a row without a column's group
@@ -214,11 +217,14 @@ def comparison_table(
             corr = {name: t["corr"] for name, t in tested.items()}
         else:
             corr = {name: CORRELATIONS[col.kind](s, human) for name, s in scores.items()}
+        ranks = column_clusters(scores, human, col, corr, sig) if clusters else {}
         for name in runs:
             i = names.index(name)
             table_rows[i][col.header] = corr[name]
             if significance and tested[name]["p"] >= significance.alpha:  # NaN p is never marked
                 marks[(i, col.header)] = significance.mark
+            if name in ranks:
+                marks[(i, col.header)] = marks.get((i, col.header), "") + f"[{ranks[name]}]"
             if ci:
                 bounds = confidence_intervals(resampled[col.group][name], human, (col.kind,))[col.kind]
                 table_rows[i][f"{col.header} CI"] = (f"[{fmt_number(bounds['low'], digits)}, "
@@ -229,12 +235,40 @@ def comparison_table(
                      f"scores re-aggregated; {sig.resamples} resamples, seed {sig.seed}).")
     if significance:
         notes.append(f"Significance: {significance.signature()}.")
+    legend = {sig.mark: sig.describe()} if significance else {}
+    if clusters:
+        legend["[k]"] = (f"significance cluster k of its column (mt-metrics-eval's PERM-BOTH test on z-scored "
+                         f"system scores, {sig.resamples} permutations, seed {sig.seed}; a new cluster starts "
+                         f"where a metric is significantly worse than one above it, p ≤ {sig.alpha:g})")
     return Table(
         rows=table_rows, columns=headers, digits=digits,
         emphasize=[c.header for c in columns],
-        marks=marks, mark_legend={sig.mark: sig.describe()} if significance else {},
+        marks=marks, mark_legend=legend,
         caption=" ".join(notes),
     )
+
+
+def column_clusters(scores: Mapping[str, np.ndarray], human: np.ndarray, col: Column, corr: Mapping[str, float],
+                    sig: Significance) -> dict[str, int]:
+    """Significance clusters of one column's metrics (:mod:`gec_meta.meta.clusters`): every
+    pair tested with PERM-BOTH (z-scored system scores swapped per system, the column's
+    correlation, ``sig.resamples`` draws, mt-metrics-eval's early stopping in blocks of 100),
+    each test with its own generator seeded by (``sig.seed``, column, pair)."""
+    import zlib
+
+    from gec_meta.meta.clusters import assign_ranks, perm_both
+    from gec_meta.meta.correlation import ROW_CORRELATIONS
+
+    rows = ROW_CORRELATIONS[col.kind]
+    values = {n: v for n, v in corr.items() if np.isfinite(v)}
+
+    def pvalue(better: str, worse: str) -> float:
+        words = [sig.seed, *(zlib.crc32(x.encode("utf-8")) for x in (col.header, better, worse))]
+        return perm_both(scores[better], scores[worse], human, lambda h, st: rows(st, h),
+                         np.random.default_rng(np.random.SeedSequence(words)), sig.resamples,
+                         batched=True, tolerance=1e-12, block_size=100)
+
+    return assign_ranks(values, pvalue, alpha=sig.alpha) if len(values) > 1 else {n: 1 for n in values}
 
 
 def render_rows(rows: Sequence[Row], digits: int = 3) -> str:

@@ -295,12 +295,14 @@ def single_run_markdown(res: dict) -> str:
         parts.append(f"\n**{missing['cells']} of {missing['of']} (system, sentence) scores are missing** "
                      f"({per_system}); those systems are scored over fewer sentences.\n\n")
     parts.append("## System level\n")
-    parts.append(render([{"human": h, **c} for h, c in res["system"].items()],
-                        ["human", "pearson", "spearman"]))
+    sys_rows = [{"human": h, **c} for h, c in res["system"].items()]
+    parts.append(render(sys_rows, [c for c in ("human", "pearson", "spearman", "pairwise_accuracy", "spa")
+                                   if c in ("human", "pearson", "spearman") or any(c in r for r in sys_rows)]))
     if res.get("sentence"):
         parts.append("\n## Sentence level\n")
-        parts.append(render([{"aspect": a, **c} for a, c in res["sentence"].items()],
-                            ["aspect", "accuracy", "kendall", "pairs"]))
+        sen_rows = [{"aspect": a, **c} for a, c in res["sentence"].items()]
+        parts.append(render(sen_rows, [c for c in ("aspect", "accuracy", "kendall", "pairs", "acc_eq", "tau_eq",
+                                                   "epsilon") if any(c in r for r in sen_rows) or c == "aspect"]))
     parts.append("\n## System scores\n")
     ranked = sorted(res["system_scores"].items(), key=lambda kv: -kv[1])
     parts.append(render([{"rank": i + 1, "system": s, "score": v} for i, (s, v) in enumerate(ranked)],
