@@ -212,15 +212,9 @@ def apply_edits(source: str, edits: Iterable[GoldEdit]) -> str:
     M2-to-text converters; it reproduces BN-10GEC's plain-text references exactly (1,312/1,312
     lines for all ten annotators), including its few overlapping edits.  Noops are ignored.
     """
-    tokens = source.split()
-    offset = 0
-    for e in edits:
-        if e.is_noop:
-            continue
-        cor = e.corrections[0].split()
-        tokens[e.start + offset : e.end + offset] = cor
-        offset += len(cor) - (e.end - e.start)
-    return " ".join(tokens)
+    from gec_meta.edits.edit import apply_edits as apply
+
+    return apply(source, [(e.start, e.end, e.corrections[0]) for e in edits if not e.is_noop], order="given")
 
 
 class EditedSentence(str):

@@ -57,7 +57,7 @@ class Edit(NamedTuple):
         return self.type in IGNORED_TYPES
 
 
-def apply_edits(source: str, edits: Sequence[EditKey]) -> str:
+def apply_edits(source: str, edits: Sequence[EditKey], order: str = "span") -> str:
     """The source with edits applied (``Correct(S, e)`` of PT-M2's Algorithm 1, Gong et al.
     2022; S_E of UOT-ERRANT's Eq. 1, Goto et al. 2025).  The one edit-application function of
     the package (PT-M2's single edits, UOT-ERRANT's edit sets and their leave-one-out subsets).
@@ -70,30 +70,42 @@ def apply_edits(source: str, edits: Sequence[EditKey]) -> str:
     before a replacement of [i, j) (ERRANT emits them in that order).  For ERRANT's edit lists,
     which are already in this order, the result is gecommon's.
 
+    ``order="given"`` applies the edits in the order given, overlaps allowed, with the same
+    running offset: the procedure of the usual M2-to-text converters, which reads an M2
+    annotator's edits in file order (:func:`gec_meta.data.m2.apply_edits`; it reproduces
+    BN-10GEC's plain-text references, overlapping edits included).  For edits in span order
+    without overlaps the two orders give the same text.
+
     Args:
         source: whitespace-tokenised sentence.
         edits: shape (E,), non-overlapping (start, end, correction) token spans of the source
             (or :class:`Edit`s, read through their key); insertions have start == end.
+        order: ``span`` (stable sort by (start, end); overlaps are an error) or ``given``.
 
     Returns:
         The edited sentence, tokens joined by single spaces.
 
     Raises:
-        ValueError: an edit outside the source, or two edits that overlap (one starts inside
-            another's span).
+        ValueError: an edit outside the source, or (``span``) two edits that overlap (one
+            starts inside another's span).
     """
     tokens = source.split()
     n = len(tokens)
     keys = [e.key if isinstance(e, Edit) else tuple(e) for e in edits]
-    out: list[str] = []
-    done = 0  # source tokens consumed so far (the running offset is len(out) - done)
-    for start, end, correction in sorted(keys, key=lambda e: (e[0], e[1])):
-        if not 0 <= start <= end <= n:
-            raise ValueError(f"edit {(start, end, correction)!r} outside a {n}-token source: {source!r}")
-        if start < done:
-            raise ValueError(f"edit {(start, end, correction)!r} overlaps an earlier edit ending at {done}: {source!r}")
-        out += tokens[done:start]
-        out += correction.split()
-        done = end
-    out += tokens[done:]
-    return " ".join(out)
+    if order == "span":
+        keys = sorted(keys, key=lambda e: (e[0], e[1]))
+        done = 0
+        for start, end, correction in keys:
+            if not 0 <= start <= end <= n:
+                raise ValueError(f"edit {(start, end, correction)!r} outside a {n}-token source: {source!r}")
+            if start < done:
+                raise ValueError(f"edit {(start, end, correction)!r} overlaps an earlier edit ending at {done}: {source!r}")
+            done = end
+    elif order != "given":
+        raise ValueError(f"order must be 'span' or 'given', got {order!r}")
+    offset = 0  # tokens the edits so far added minus those they removed
+    for start, end, correction in keys:
+        cor = correction.split()
+        tokens[start + offset:end + offset] = cor
+        offset += len(cor) - (end - start)
+    return " ".join(tokens)
