@@ -97,30 +97,20 @@ def run_leaderboard(config: BoardConfig, overrides: Sequence[str] = (), use_cach
     stats_seconds = 0.0
     jobs = [(b, m) for b in config.benchmarks for m in config.metrics]
     bar = tqdm(jobs, desc="leaderboard", unit="run", disable=not progress)
-    signs_by_dataset: dict[tuple, np.ndarray] = {}
+    datasets: dict[tuple, tuple] = {}  # data key -> (dataset, the SPA sign vectors)
     for bench, name in bar:
         bar.set_postfix_str(f"{bench.name}: {name}")
-        label, metric_overrides = config.metrics[name]
+        _, metric_overrides = config.metrics[name]
         data_key = (bench.dataset, bench.overrides)
-        cfg = compose((f"dataset={bench.dataset}", *bench.overrides, f"metric={name}", *metric_overrides,
-                       *overrides, f"cache={str(use_cache).lower()}"))
-        task = build_task(cfg)
-        ds = task.dataset
-        if data_key not in signs_by_dataset:
-            signs_by_dataset[data_key] = permutation_signs(np.random.default_rng(config.seed), config.permutations,
-                                                           ds.num_sentences)
-        signs = signs_by_dataset[data_key]
-        if bench.name not in humans:
-            groups = sentence_groups(ds)
-            pvals = {}
-            for h in bench.human:
-                aspect = aspect_of(ds, h)
-                if "spa" in config.system_statistics:
-                    pvals[h] = human_pvalues(ds, groups[aspect], signs)
-            humans[bench.name] = HumanSide({h: ds.human[h] for h in bench.human}, pvals,
-                                           groups.get(bench.sentence) if bench.sentence else None)
         key = (data_key, name, metric_overrides)
-        if key not in memo:
+        if key not in memo:  # SEEDA-E and SEEDA-S share a dataset, so its runs
+            cfg = compose((f"dataset={bench.dataset}", *bench.overrides, f"metric={name}", *metric_overrides,
+                           *overrides, f"cache={str(use_cache).lower()}"))
+            task = build_task(cfg)
+            if data_key not in datasets:
+                datasets[data_key] = (task.dataset, permutation_signs(
+                    np.random.default_rng(config.seed), config.permutations, task.dataset.num_sentences))
+            ds, signs = datasets[data_key]
             t0 = time.perf_counter()
             metric, stats = task.statistics()
             stats_seconds += time.perf_counter() - t0
@@ -131,6 +121,20 @@ def run_leaderboard(config: BoardConfig, overrides: Sequence[str] = (), use_cach
                 if "spa" in config.system_statistics:
                     pvalues[agg_name] = metric_pvalues(scored, signs, use_cache, config.spa_trueskill)
             memo[key] = MetricScores(system, pvalues, metric.comparable_scores(stats), metric.tie_tolerance)
+        ds, signs = datasets[data_key]
+        if bench.name not in humans:
+            groups = sentence_groups(ds)
+            unknown = [h for h in bench.human if h not in ds.human or aspect_of(ds, h) is None]
+            if unknown or (bench.sentence is not None and bench.sentence not in groups):
+                from gec_meta.errors import ConfigError
+
+                raise ConfigError(f"leaderboard benchmark {bench.name!r}: {ds.name} has human scores "
+                                  f"{list(ds.human)} and judgments {list(groups)}; got human={list(bench.human)}, "
+                                  f"sentence={bench.sentence!r}")
+            pvals = {h: human_pvalues(ds, groups[aspect_of(ds, h)], signs) for h in bench.human
+                     if "spa" in config.system_statistics}
+            humans[bench.name] = HumanSide({h: ds.human[h] for h in bench.human}, pvals,
+                                           groups.get(bench.sentence) if bench.sentence else None)
         runs.setdefault(bench.name, {})[name] = memo[key]
     boards = [build_board(config, a, runs, humans, use_cache) for a in config.aggregations]
     return boards, stats_seconds, time.perf_counter() - t_start
