@@ -357,13 +357,21 @@ class GLEU(Metric):
         # the float64 product); otherwise float64.
         exact32 = bool(np.all(stats == np.round(stats))) and float(np.abs(stats).sum(axis=1).max(initial=0)) < 2 ** 24
         dtype = np.float32 if exact32 else np.float64
+        # Columns that no reference changes (the hypothesis' length and n-gram counts; the
+        # reference length is the same for both systems) move the same in every iteration:
+        # one (R, N) @ (N, K_fixed) product; only the matches (num_n) need all iterations.
+        varies = np.any(stats != stats[:, :, :1, :], axis=(0, 1, 2))  # (K,)
+        vary, fixed = np.flatnonzero(varies), np.flatnonzero(~varies)
         out = np.zeros((len(pairs), len(flip), 2))
         for q, (i, j) in enumerate(pairs):
             ci, cj = counts(i), counts(j)
-            diff = (cj - ci).reshape(num_sent, -1)
-            rows_moved = np.flatnonzero(np.any(diff != 0, axis=1))  # sentences where i and j differ
-            moved = (flip[:, rows_moved].astype(dtype) @ diff[rows_moved].astype(dtype)).astype(np.float64)
-            moved = moved.reshape(len(flip), self.iterations, k)
+            diff = cj - ci  # (N, T, K)
+            rows_moved = np.flatnonzero(np.any(diff != 0, axis=(1, 2)))  # sentences where i and j differ
+            f = flip[:, rows_moved].astype(dtype)
+            moved = np.empty((len(flip), self.iterations, k))
+            moved[:, :, fixed] = (f @ diff[rows_moved, 0][:, fixed].astype(dtype)).astype(np.float64)[:, None, :]
+            moved[:, :, vary] = (f @ diff[rows_moved][:, :, vary].reshape(len(rows_moved), -1).astype(dtype)
+                                 ).astype(np.float64).reshape(len(flip), self.iterations, len(vary))
             out[q, :, 0] = self._gleu(ci.sum(axis=0) + moved).mean(axis=1)
             out[q, :, 1] = self._gleu(cj.sum(axis=0) - moved).mean(axis=1)
         return out
