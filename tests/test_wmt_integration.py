@@ -180,3 +180,34 @@ def test_leaderboard_is_seeded_and_consistent(tmp_path, data_root):
         assert all(r["cluster"] == "1" for r in group if float(r["value"]) == best)
         assert {int(r["cluster"]) for r in group} == set(range(1, max(int(r["cluster"]) for r in group) + 1))
     json.dumps(rows)
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"epsilon": -1.0}, "meta_eval.epsilon must be a number >= 0"),
+    ({"epsilon": {"edit": float("nan")}}, "meta_eval.epsilon must be a number >= 0"),
+    ({"spa_permutations": 50}, "meta_eval.spa_permutations"),
+    ({"spa_trueskill": "games"}, "meta_eval.spa_trueskill must be one of"),
+])
+def test_bad_settings_name_their_key(seeda, options, message):
+    from gec_meta.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=message):
+        Task(seeda, Length(), Default(), **options)
+
+
+def test_leaderboard_config_errors_name_the_key():
+    from gec_meta.cli.leaderboard import _subset
+    from gec_meta.errors import ConfigError
+    from gec_meta.report.leaderboard import BoardConfig, load_board_config
+
+    cfg = load_board_config()
+    with pytest.raises(ConfigError, match="unknown metric"):
+        _subset(cfg, "m2,nosuch", None)
+    with pytest.raises(ConfigError, match="unknown benchmark"):
+        _subset(cfg, None, "GJG15,Nope")
+    with pytest.raises(ConfigError, match="statistics.system: unknown"):
+        BoardConfig.from_mapping({"statistics": {"system": ["kendall"]}})
+    with pytest.raises(ConfigError, match="weights for unknown task"):
+        BoardConfig.from_mapping({"benchmarks": {"B": {"dataset": "seeda", "human": ["TS_edit"]}},
+                                  "weights": {"B/TS_edit/nope": 2}}).tasks()
+    assert _subset(cfg, "m2,errant", "GJG15").tasks()[0].name == "GJG15/EW/pearson"

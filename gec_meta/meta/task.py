@@ -368,6 +368,13 @@ class Task:
             from gec_meta.errors import ConfigError
 
             raise ConfigError(f"meta_eval.spa_trueskill must be one of {list(SPA_TRUESKILL)}, got {self.spa_trueskill!r}")
+        eps = self.epsilon
+        values = list(eps.values()) if isinstance(eps, Mapping) else ([] if eps is None else [eps])
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0:
+                from gec_meta.errors import ConfigError
+
+                raise ConfigError(f"meta_eval.epsilon must be a number >= 0 (or null: ε* searched), got {eps!r}")
         if self.top_ks is not None:
             object.__setattr__(self, "top_ks", tuple(int(k) for k in self.top_ks))
 
