@@ -64,7 +64,7 @@ def seeda_correlations(root, name: str, metric_for) -> list[Section]:
         rows = []
         for human, setting, k in COLUMNS:
             ds, refs, metric = metric_for(setting)
-            res = Task(ds, metric, load_aggregation(agg), refs, window=None).run()
+            res = Task(ds, metric, load_aggregation(agg), refs, window=None, spa_permutations=0).run()
             for j, corr in enumerate(("pearson", "spearman")):
                 label = f"SEEDA-{'E' if human == 'TS_edit' else 'S'} {setting} {'r' if j == 0 else 'ρ'}"
                 ours = res.system[human][corr]
@@ -90,7 +90,7 @@ def gjg15(root, name: str, metric_for) -> Section:
     rows = []
     for agg in ("default", "trueskill"):
         ds, refs, metric = metric_for("gjg15")
-        res = Task(ds, metric, load_aggregation(agg), refs, window=None).run()
+        res = Task(ds, metric, load_aggregation(agg), refs, window=None, spa_permutations=0).run()
         for h in ("EW", "TS"):
             rows += [Row(f"{agg} {h} r", res.system[h]["pearson"], None),
                      Row(f"{agg} {h} ρ", res.system[h]["spearman"], None)]

@@ -78,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         for k, (aspect, setting, human, judg) in enumerate(COLUMNS):
             try:
                 res = Task(data[setting], metric, Default(), refs[setting], window=None,
-                           sentence_variant="displayed").run()
+                           sentence_variant="displayed", spa_permutations=0).run()
             except ModelLoadError as exc:  # SOME/IMPARA need the users' weights
                 rows, why = [], str(exc).split(". Provide")[0]
                 break

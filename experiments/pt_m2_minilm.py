@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     gjg_scores = {}
     for key, (metric, override) in metrics.items():
         t = time.perf_counter()
-        res = Task(gjg, metric, Default(), refs, window=None, sentence_level=False).run()
+        res = Task(gjg, metric, Default(), refs, window=None, sentence_level=False, spa_permutations=0).run()
         human = list(res.system)
         ew = res.system.get("EW") or res.system[human[0]]
         ts = res.system.get("TS") or res.system[human[-1]]
@@ -154,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         for key, (metric, override) in seeda_metrics.items():
             for agg_name, agg in (("default", Default()), ("trueskill", ts)):
                 t = time.perf_counter()
-                res = Task(ds, metric, agg, srefs, window=None, sentence_level=False).run()
+                res = Task(ds, metric, agg, srefs, window=None, sentence_level=False, spa_permutations=0).run()
                 e, s = res.system["TS_edit"], res.system["TS_sent"]
                 ref = RETHINKING.get((key, agg_name)) or KOBAYASHI.get((key, agg_name))
                 paper = (None, None) if ref is None else (ref[0:2] if setting == "base" else ref[2:4])

@@ -75,7 +75,8 @@ def task(
     **options,
 ) -> Task:
     """The :class:`Task` of one configuration given by names, datasets and references loaded
-    once per process; ``options`` are :class:`Task` fields (default here: no window analysis).
+    once per process; ``options`` are :class:`Task` fields (default here: no window analysis and
+    no soft pairwise accuracy, which no paper table reports).
 
     ``task(...).run()`` meta-evaluates (a :class:`Result`); ``task(...).score()`` gives the
     statistics and system scores the significance tests resample (a :class:`Scored`).
@@ -86,7 +87,8 @@ def task(
     ds = _dataset(root, dataset, dopts)
     refs = _refs(root, dataset, dopts, refset, ropts) if metric.needs_references else None
     agg = load_aggregation(aggregation, **(aggregation_options or {}))
-    return Task(ds, metric, agg, refs, **{"window": None, **options})
+    # The paper tables report correlations and agreement: no SPA permutations unless asked for.
+    return Task(ds, metric, agg, refs, **{"window": None, "spa_permutations": 0, **options})
 
 
 @dataclass(frozen=True)
