@@ -363,3 +363,24 @@ def test_cluster_column_in_tables():
     assert md.splitlines()[2] == "| m0 | **0.970** | 1 |" and md.splitlines()[4] == "| x | <u>0.500</u> | – |"
     with pytest.raises(ValueError, match="no column"):
         with_cluster_column(rows, ["metric"], "pearson", {})
+
+
+def test_lazy_rank_assignment_equals_the_full_matrix_rule():
+    # AssignRanks reads only p-values against the current cluster's members: computing just
+    # those (and stopping at the first significant one) must give the same ranks.
+    from gec_meta.meta.clusters import assign_ranks, assign_ranks_lazily
+
+    rng = np.random.default_rng(11)
+    for trial in range(200):
+        m = int(rng.integers(1, 9))
+        values = {f"m{k}": float(v) for k, v in enumerate(rng.normal(size=m).round(1))}
+        table = {(a, b): float(rng.random() * 0.2) for a in values for b in values}
+        asked = []
+
+        def pvalue(a, b):
+            asked.append((a, b))
+            return table[(a, b)]
+
+        full = assign_ranks(values, lambda a, b: table[(a, b)], alpha=0.05)
+        assert assign_ranks_lazily(values, pvalue, alpha=0.05) == full
+        assert len(asked) <= m * (m - 1) // 2

@@ -350,7 +350,7 @@ def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mappin
         runs: benchmark name -> metric -> :class:`MetricScores` (metrics in config order).
         humans: benchmark name -> :class:`HumanSide`.
     """
-    from gec_meta.meta.clusters import assign_ranks
+    from gec_meta.meta.clusters import assign_ranks_lazily
     from gec_meta.meta.global_rank import ACCURACY_RANGE, CORRELATION_RANGE, global_ranking
 
     tasks = config.tasks()
@@ -369,7 +369,7 @@ def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mappin
                                  eps[upper], eps[lower], config.permutations,
                                  _seed_words(config.seed, task, upper, lower), use_cache)
 
-        ranks = assign_ranks({m: values[m]["value"] for m in order}, pvalue, alpha=config.alpha)
+        ranks = assign_ranks_lazily({m: values[m]["value"] for m in order}, pvalue, alpha=config.alpha)
         for m in metrics:
             cells[(task.name, m)] = Cell(values[m]["value"], int(ranks[m]), eps[m])
         values_by_task[task.name] = {m: values[m]["value"] for m in metrics}
