@@ -30,7 +30,7 @@ from gec_meta import cache
 from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import References
 from gec_meta.config import check_fields, integer, valid
-from gec_meta.errors import GecMetaError
+from gec_meta.errors import ConfigError, GecMetaError
 from gec_meta.meta.aggregation import Aggregation
 from gec_meta.meta.evaluation import sentence_agreement, system_correlations, top_k, window_analysis
 from gec_meta.meta.signature import result_signature
@@ -365,15 +365,11 @@ class Task:
         from gec_meta.meta.wmt_stats import SPA_TRUESKILL
 
         if self.spa_trueskill not in SPA_TRUESKILL:
-            from gec_meta.errors import ConfigError
-
             raise ConfigError(f"meta_eval.spa_trueskill must be one of {list(SPA_TRUESKILL)}, got {self.spa_trueskill!r}")
         eps = self.epsilon
         values = list(eps.values()) if isinstance(eps, Mapping) else ([] if eps is None else [eps])
         for v in values:
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0:
-                from gec_meta.errors import ConfigError
-
                 raise ConfigError(f"meta_eval.epsilon must be a number >= 0 (or null: ε* searched), got {eps!r}")
         if self.top_ks is not None:
             object.__setattr__(self, "top_ks", tuple(int(k) for k in self.top_ks))

@@ -50,9 +50,8 @@ class Groups:
 
     def metric(self, sentence_scores: np.ndarray) -> np.ndarray:
         """The metric's scores arranged like :attr:`human`: shape (G, S) from (S, N); a NaN
-        metric score (no score) takes the system out of that group."""
-        m = np.asarray(sentence_scores, dtype=np.float64)[:, self.lines].T
-        return m
+        metric score (no score) takes the system out of that group (:mod:`gec_meta.meta.ties`)."""
+        return np.asarray(sentence_scores, dtype=np.float64)[:, self.lines].T
 
 
 def sentence_groups(dataset: Dataset) -> dict[str, Groups]:
@@ -96,9 +95,8 @@ def tie_calibrated(groups: Groups, sentence_scores: np.ndarray, epsilon: float |
     """
     from gec_meta.meta.ties import tie_calibrated_accuracy
 
-    metric = groups.metric(sentence_scores)
-    human = np.where(np.isnan(metric), np.nan, groups.human)
-    res = tie_calibrated_accuracy(human, metric, epsilon=epsilon, resolution=resolution)
+    res = tie_calibrated_accuracy(groups.human, groups.metric(sentence_scores), epsilon=epsilon,
+                                  resolution=resolution)
     return {"acc_eq": float(res.acc_eq), "tau_eq": float(res.tau_eq), "epsilon": float(res.epsilon),
             "groups": int(res.groups)}
 

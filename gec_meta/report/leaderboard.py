@@ -33,7 +33,6 @@ import numpy as np
 
 from gec_meta.errors import ConfigError
 
-LEVELS = ("system", "sentence")
 SYSTEM_STATISTICS = ("pearson", "spearman", "spa", "pairwise_accuracy")
 SENTENCE_STATISTICS = ("acc_eq",)
 SHORT = {"pearson": "r", "spearman": "ρ", "spa": "SPA", "pairwise_accuracy": "PA", "acc_eq": "acc_eq"}
@@ -233,9 +232,12 @@ def _seed_words(seed: int, task: BoardTask, a: str, b: str) -> list[int]:
     return [seed, *(zlib.crc32(x.encode("utf-8")) for x in (task.name, a, b))]
 
 
-def task_values(task: BoardTask, aggregation: str, runs: Mapping[str, MetricScores], human: HumanSide
-                ) -> dict[str, dict]:
-    """metric -> ``{"value": v, ...}`` of one task (acc_eq also gives ``epsilon``)."""
+def task_values(task: BoardTask, aggregation: str, runs: Mapping[str, MetricScores], human: HumanSide,
+                sentence_memo: dict | None = None) -> dict[str, dict]:
+    """metric -> ``{"value": v, ...}`` of one task (acc_eq also gives ``epsilon``).
+
+    ``sentence_memo``: (task, metric) -> acc_eq result, shared by the boards of every
+    aggregation (sentence scores, hence acc_eq and ε*, do not depend on the aggregation)."""
     from gec_meta.meta.correlation import pearson, spearman
     from gec_meta.meta.spa import soft_pairwise_accuracy
     from gec_meta.meta.ties import system_pairwise_accuracy
@@ -244,8 +246,11 @@ def task_values(task: BoardTask, aggregation: str, runs: Mapping[str, MetricScor
     out = {}
     for name, run in runs.items():
         if task.level == "sentence":
-            res = tie_calibrated(human.groups, run.sentence_scores, None, run.resolution)
-            out[name] = {"value": res["acc_eq"], "epsilon": res["epsilon"]}
+            memo = {} if sentence_memo is None else sentence_memo
+            if (task.name, name) not in memo:
+                res = tie_calibrated(human.groups, run.sentence_scores, None, run.resolution)
+                memo[(task.name, name)] = {"value": res["acc_eq"], "epsilon": res["epsilon"]}
+            out[name] = memo[(task.name, name)]
             continue
         m, h = run.system_scores[aggregation], human.system[task.target]
         if task.statistic == "pearson":
@@ -343,7 +348,7 @@ _SYSTEM_STATISTIC = {
 
 
 def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mapping[str, MetricScores]],
-                humans: Mapping[str, HumanSide], use_cache: bool = True) -> Board:
+                humans: Mapping[str, HumanSide], use_cache: bool = True, sentence_memo: dict | None = None) -> Board:
     """One aggregation's leaderboard.
 
     Args:
@@ -359,7 +364,7 @@ def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mappin
     metrics = [m for m in config.metrics if all(m in runs[t.benchmark] for t in tasks)]
     for task in tasks:
         bench_runs = {m: runs[task.benchmark][m] for m in metrics}
-        values = task_values(task, aggregation, bench_runs, humans[task.benchmark])
+        values = task_values(task, aggregation, bench_runs, humans[task.benchmark], sentence_memo)
         order = sorted(metrics, key=lambda m: (-_sortable(values[m]["value"]), m))
         eps = {m: values[m].get("epsilon") for m in metrics}
 
@@ -387,12 +392,6 @@ def _sortable(v: float) -> float:
 
 
 # --------------------------------------------------------------------------- rendering
-def _cell_text(cell: Cell, fmt: str, digits: int = 3) -> str:
-    from gec_meta.report.tables import fmt_number
-
-    return fmt_number(cell.value, digits)
-
-
 def board_rows(board: Board) -> list[dict]:
     """One row per metric (global-rank order): global rank, average rank, average value and
     every task's value and cluster rank (``<task>`` and ``<task> rank``)."""
