@@ -226,6 +226,38 @@ def test_pairwise_hand_toy():
     assert p == 1.0
 
 
+def test_pairwise_draws_equal_a_pair_by_pair_recount():
+    # perm_pairs moves only the rows where A and B disagree on a pair; here every draw is
+    # recounted from its coin flips the slow way: each pair takes A's or B's outcome, each row
+    # its fraction of correct pairs, the draw the mean over rows.
+    r = np.random.default_rng(11)
+    G, S = 30, 6
+    h = r.integers(0, 4, (G, S)).astype(float)
+    h[r.random((G, S)) < 0.3] = np.nan
+    a, b = np.round(h + r.normal(size=(G, S)), 1), np.round(h + 1.5 * r.normal(size=(G, S)), 1)
+    a[3], b[3] = 0.0, 0.0  # a row where both tie everything: never moves
+    eps_a, eps_b = 0.1, 0.3
+    res = perm_pairs_result(a, b, h, eps_a, eps_b, np.random.default_rng(4), 80, block_size=80)
+    pairs = [(g, i, j) for g in range(G) for i in range(S) for j in range(i + 1, S)
+             if np.isfinite(h[g, i]) and np.isfinite(h[g, j])]
+    rows = sorted({g for g, _, _ in pairs})
+
+    def right(x, eps, g, i, j):
+        d = x[g, i] - x[g, j]
+        return (0.0 if abs(d) <= eps else np.sign(d)) == np.sign(h[g, i] - h[g, j])
+
+    keep = np.random.default_rng(4).integers(0, 2, (80, len(pairs)), dtype=np.int8).astype(bool)
+    for k in range(80):
+        per_row = {g: [0, 0, 0] for g in rows}  # correct A', correct B', pairs
+        for q, (g, i, j) in enumerate(pairs):
+            ra, rb = right(a, eps_a, g, i, j), right(b, eps_b, g, i, j)
+            per_row[g][0] += ra if keep[k, q] else rb
+            per_row[g][1] += rb if keep[k, q] else ra
+            per_row[g][2] += 1
+        want = [np.mean([v[0] / v[2] for v in per_row.values()]), np.mean([v[1] / v[2] for v in per_row.values()])]
+        np.testing.assert_allclose(res.draws[k], want, rtol=0, atol=1e-15)
+
+
 # ---------------------------------------------------------------------------- ranks
 def test_assign_ranks_data_test_vectors():
     # data_test.py testAssignRanks (sig_matrix[i, j], j > i; lower triangle unread)

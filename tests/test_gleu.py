@@ -299,3 +299,37 @@ def test_property_official_numerator_dominates_and_identity(src, hyp, ref):
         assert sent_gleu(COR, src, hyp, [hyp]) == 1.0
     score = sent_gleu(COR, src, hyp, [ref])
     assert 0.0 <= score <= 1.0
+
+
+@pytest.mark.parametrize("variant", ["official", "corrected"])
+def test_swapped_pairs_corpus_scores_equal_rescoring_the_swapped_corpus(variant):
+    # The SPA permutations move the corpus counts by products instead of rescoring: per
+    # permutation, systems i and j exchange their sentences where the sign is -1, and both are
+    # rescored with corpus_scores from scratch here.  Integer counts: the sums are exact, so only
+    # the order of the mean over iterations may differ (the last ulp).
+    rng = random.Random(7)
+    vocab = "a b c d e f".split()
+
+    def sent():
+        return " ".join(rng.choice(vocab) for _ in range(rng.randint(0, 7)))
+
+    N, S = 9, 3
+    srcs = [sent() for _ in range(N)]
+    refs = [[sent() for _ in range(N)] for _ in range(3)]
+    hyps = [[s if rng.random() < 0.3 else sent() for s in srcs] for _ in range(S)]
+    metric = GLEU(variant=variant, iterations=40)
+    stats = metric.statistics(srcs, hyps, refs)
+    signs = np.where(np.random.default_rng(3).random((12, N)) < 0.5, -1.0, 1.0)
+    signs[0] = 1.0  # the identity permutation
+    pairs = [(0, 1), (0, 2), (2, 1)]
+    got = metric.swapped_pairs_corpus_scores(stats, pairs, signs)
+    assert got.shape == (len(pairs), len(signs), 2)
+    for q, (i, j) in enumerate(pairs):
+        for r, sign in enumerate(signs):
+            swap = sign < 0
+            si, sj = stats[i].copy(), stats[j].copy()
+            si[swap], sj[swap] = stats[j][swap], stats[i][swap]
+            both = metric.corpus_scores(np.stack([si, sj]))
+            # corpus_scores averages the iterations along another axis: allow the last ulp
+            assert got[q, r, 0] == pytest.approx(both[0], rel=1e-15, abs=0)
+            assert got[q, r, 1] == pytest.approx(both[1], rel=1e-15, abs=0)

@@ -268,11 +268,17 @@ class GLEU(Metric):
             raise ValueError(f"GLEU statistics need {2 * self.max_n + 2} columns, got {stats.shape[-1]}")
         if smooth:
             stats = np.where(stats == 0, 1.0, stats)
-        c, r = stats[..., 0], stats[..., 1]
-        num, den = stats[..., 2::2], stats[..., 3::2]
+        return self._gleu_of(stats[..., 0], stats[..., 1], stats[..., 2::2], stats[..., 3::2])
+
+    def _gleu_of(self, c: np.ndarray, r: np.ndarray, num: np.ndarray, den: np.ndarray) -> np.ndarray:
+        """GLEU from its columns, which only need to broadcast: hypothesis length ``c`` and
+        reference length ``r`` of shape (...), matches ``num`` and n-gram counts ``den`` of
+        shape (..., max_n).  Returns the broadcast shape (...).  (Split out so that the SPA
+        permutations pass their per-permutation constants as (R, 1) and only the matches as
+        (R, iterations, max_n): the same arithmetic, elementwise, as on the assembled array.)"""
         with np.errstate(divide="ignore", invalid="ignore"):
             if self.variant == "official":
-                ok = np.all(stats != 0, axis=-1)  # Q3
+                ok = (c != 0) & (r != 0) & np.all(num != 0, axis=-1) & np.all(den != 0, axis=-1)  # Q3
                 p = np.where(ok[..., None], num / np.where(den == 0, 1.0, den), 1.0)
             else:
                 p = np.where(num == den, 1.0, num / np.where(den == 0, 1.0, den))
@@ -332,9 +338,13 @@ class GLEU(Metric):
         accuracy, :meth:`gec_meta.meta.aggregation.Default.swapped_pairs_scores`).
 
         Each iteration's corpus counts are sums over sentences of the sampled reference's
-        counts, so a swap moves (counts of j - counts of i) on the flipped sentences: one
-        product (R, N) @ (N, iterations * K) per pair instead of R corpus scorings.  Integer
-        counts: the sums are exact.
+        counts, so a swap moves (counts of j - counts of i) on the flipped sentences: products
+        (R, N) @ (N, K) per pair instead of R corpus scorings.  Only the sentences whose
+        difference depends on the sampled reference need one column per iteration; the rest,
+        and every column no reference changes (lengths, n-gram counts), move the same in every
+        iteration.  Integer counts: every sum is exact, so the scores equal
+        :meth:`corpus_scores` of the swapped statistics up to the order of the mean over the
+        iterations (the last ulp; tested).
 
         Args:
             stats: shape (S, N, R_refs, K).
@@ -347,8 +357,8 @@ class GLEU(Metric):
         stats = np.asarray(stats, dtype=np.float64)
         num_sys, num_sent, num_ref, k = stats.shape
         idx = sample_reference_indices(self.iterations, num_sent, num_ref, self.seed, self.sampling)  # (T, N)
-        flip = (np.asarray(signs) < 0).astype(np.float64)  # (R, N)
-        rows = np.arange(num_sent)
+        flip = np.asarray(signs) < 0  # (R, N)
+        num_perm, rows = len(flip), np.arange(num_sent)
 
         def counts(s: int) -> np.ndarray:  # (N, T, K): sentence n's counts against iteration t's reference
             return stats[s][rows[:, None], idx.T]
@@ -357,21 +367,38 @@ class GLEU(Metric):
         # the float64 product); otherwise float64.
         exact32 = bool(np.all(stats == np.round(stats))) and float(np.abs(stats).sum(axis=1).max(initial=0)) < 2 ** 24
         dtype = np.float32 if exact32 else np.float64
-        # Columns that no reference changes (the hypothesis' length and n-gram counts; the
-        # reference length is the same for both systems) move the same in every iteration:
-        # one (R, N) @ (N, K_fixed) product; only the matches (num_n) need all iterations.
+        # Columns no reference changes (hypothesis length, n-gram counts) are one number per
+        # permutation, shape (R, 1); the others (matches, reference length) one per iteration.
         varies = np.any(stats != stats[:, :, :1, :], axis=(0, 1, 2))  # (K,)
-        vary, fixed = np.flatnonzero(varies), np.flatnonzero(~varies)
-        out = np.zeros((len(pairs), len(flip), 2))
+
+        def columns(total: np.ndarray, moved: np.ndarray, cols) -> np.ndarray:
+            """total (T, K) + moved (R, T | 1, K) on ``cols``: (R, T | 1, len(cols))."""
+            cols = np.asarray(cols)
+            if not varies[cols].any():
+                return total[0, cols] + moved[:, :1, cols]
+            return total[:, cols] + moved[:, :, cols]
+
+        def gleu(total: np.ndarray, moved: np.ndarray) -> np.ndarray:  # -> (R,)
+            c, r = columns(total, moved, [0])[..., 0], columns(total, moved, [1])[..., 0]
+            num = columns(total, moved, range(2, k, 2))
+            den = columns(total, moved, range(3, k, 2))
+            return np.broadcast_to(self._gleu_of(c, r, num, den), (num_perm, self.iterations)).mean(axis=1)
+
+        out = np.zeros((len(pairs), num_perm, 2))
         for q, (i, j) in enumerate(pairs):
             ci, cj = counts(i), counts(j)
             diff = cj - ci  # (N, T, K)
-            rows_moved = np.flatnonzero(np.any(diff != 0, axis=(1, 2)))  # sentences where i and j differ
-            f = flip[:, rows_moved].astype(dtype)
-            moved = np.empty((len(flip), self.iterations, k))
-            moved[:, :, fixed] = (f @ diff[rows_moved, 0][:, fixed].astype(dtype)).astype(np.float64)[:, None, :]
-            moved[:, :, vary] = (f @ diff[rows_moved][:, :, vary].reshape(len(rows_moved), -1).astype(dtype)
-                                 ).astype(np.float64).reshape(len(flip), self.iterations, len(vary))
-            out[q, :, 0] = self._gleu(ci.sum(axis=0) + moved).mean(axis=1)
-            out[q, :, 1] = self._gleu(cj.sum(axis=0) - moved).mean(axis=1)
+            first = diff[:, 0]  # (N, K): the difference against iteration 0's reference
+            moved_rows = np.flatnonzero(np.any(first != 0, axis=1) | np.any(diff != first[:, None], axis=(1, 2)))
+            by_ref = np.any(diff[moved_rows] != first[moved_rows, None], axis=1)  # (M, K)
+            var_rows, var_cols = moved_rows[by_ref.any(axis=1)], np.flatnonzero(by_ref.any(axis=0))
+            moved = (flip[:, moved_rows].astype(dtype) @ first[moved_rows].astype(dtype)).astype(np.float64)[:, None, :]
+            if len(var_rows):  # the reference-dependent part: one column per iteration
+                extra = np.zeros((num_perm, self.iterations, k))
+                rest = diff[var_rows][:, :, var_cols] - first[var_rows, None][:, :, var_cols]  # (V, T, C)
+                extra[:, :, var_cols] = (flip[:, var_rows].astype(dtype) @ rest.reshape(len(var_rows), -1).astype(dtype)
+                                         ).astype(np.float64).reshape(num_perm, self.iterations, len(var_cols))
+                moved = moved + extra
+            out[q, :, 0] = gleu(ci.sum(axis=0), moved)
+            out[q, :, 1] = gleu(cj.sum(axis=0), -moved)
         return out
