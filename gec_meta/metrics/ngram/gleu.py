@@ -359,46 +359,48 @@ class GLEU(Metric):
         idx = sample_reference_indices(self.iterations, num_sent, num_ref, self.seed, self.sampling)  # (T, N)
         flip = np.asarray(signs) < 0  # (R, N)
         num_perm, rows = len(flip), np.arange(num_sent)
-
-        def counts(s: int) -> np.ndarray:  # (N, T, K): sentence n's counts against iteration t's reference
-            return stats[s][rows[:, None], idx.T]
-
+        # Every system's corpus counts per iteration, (S, T, K): one exact product, as corpus_scores.
+        onehot = np.zeros((self.iterations, num_sent * num_ref))
+        onehot[np.arange(self.iterations)[:, None], rows * num_ref + idx] = 1.0
+        totals = (onehot @ stats.reshape(num_sys, num_sent * num_ref, k).transpose(1, 0, 2)
+                  .reshape(num_sent * num_ref, -1)).reshape(self.iterations, num_sys, k).transpose(1, 0, 2)
         # Integer counts whose sums stay below 2**24 are exact in float32 (twice the speed of
         # the float64 product); otherwise float64.
         exact32 = bool(np.all(stats == np.round(stats))) and float(np.abs(stats).sum(axis=1).max(initial=0)) < 2 ** 24
         dtype = np.float32 if exact32 else np.float64
         # Columns no reference changes (hypothesis length, n-gram counts) are one number per
-        # permutation, shape (R, 1); the others (matches, reference length) one per iteration.
+        # permutation; the others (matches, reference length) one per iteration.
         varies = np.any(stats != stats[:, :, :1, :], axis=(0, 1, 2))  # (K,)
 
-        def columns(total: np.ndarray, moved: np.ndarray, cols) -> np.ndarray:
-            """total (T, K) + moved (R, T | 1, K) on ``cols``: (R, T | 1, len(cols))."""
-            cols = np.asarray(cols)
-            if not varies[cols].any():
-                return total[0, cols] + moved[:, :1, cols]
-            return total[:, cols] + moved[:, :, cols]
+        def gleu(total: np.ndarray, moved: np.ndarray, extra: np.ndarray, extra_cols: np.ndarray) -> np.ndarray:
+            """Corpus GLEU of every permutation, (R,): iteration counts ``total`` (T, K) plus
+            ``moved`` (R, K) on every column and ``extra`` (R, T, C) on ``extra_cols``."""
+            def column(col: int) -> np.ndarray:  # (R, 1) or (R, T)
+                if col in extra_cols:
+                    return total[:, col] + (moved[:, col, None] + extra[:, :, int(np.searchsorted(extra_cols, col))])
+                if not varies[col]:
+                    return total[0, col] + moved[:, col, None]
+                return total[:, col] + moved[:, col, None]
 
-        def gleu(total: np.ndarray, moved: np.ndarray) -> np.ndarray:  # -> (R,)
-            c, r = columns(total, moved, [0])[..., 0], columns(total, moved, [1])[..., 0]
-            num = columns(total, moved, range(2, k, 2))
-            den = columns(total, moved, range(3, k, 2))
-            return np.broadcast_to(self._gleu_of(c, r, num, den), (num_perm, self.iterations)).mean(axis=1)
+            num = np.stack(np.broadcast_arrays(*[column(c) for c in range(2, k, 2)]), axis=-1)
+            den = np.stack(np.broadcast_arrays(*[column(c) for c in range(3, k, 2)]), axis=-1)
+            value = self._gleu_of(column(0), column(1), num, den)
+            return np.broadcast_to(value, (num_perm, self.iterations)).mean(axis=1)
 
         out = np.zeros((len(pairs), num_perm, 2))
         for q, (i, j) in enumerate(pairs):
-            ci, cj = counts(i), counts(j)
-            diff = cj - ci  # (N, T, K)
-            first = diff[:, 0]  # (N, K): the difference against iteration 0's reference
-            moved_rows = np.flatnonzero(np.any(first != 0, axis=1) | np.any(diff != first[:, None], axis=(1, 2)))
-            by_ref = np.any(diff[moved_rows] != first[moved_rows, None], axis=1)  # (M, K)
-            var_rows, var_cols = moved_rows[by_ref.any(axis=1)], np.flatnonzero(by_ref.any(axis=0))
-            moved = (flip[:, moved_rows].astype(dtype) @ first[moved_rows].astype(dtype)).astype(np.float64)[:, None, :]
+            diff = stats[j] - stats[i]  # (N, R_refs, K)
+            first = diff[rows, idx[0]]  # (N, K): against iteration 0's reference
+            by_ref = np.any(diff != first[:, None], axis=1)  # (N, K): the difference depends on the reference
+            moved_rows = np.flatnonzero(np.any(first != 0, axis=1) | by_ref.any(axis=1))
+            var_rows, var_cols = np.flatnonzero(by_ref.any(axis=1)), np.flatnonzero(by_ref.any(axis=0))
+            moved = (flip[:, moved_rows].astype(dtype) @ first[moved_rows].astype(dtype)).astype(np.float64)  # (R, K)
+            extra = np.zeros((num_perm, self.iterations, 0))
             if len(var_rows):  # the reference-dependent part: one column per iteration
-                extra = np.zeros((num_perm, self.iterations, k))
-                rest = diff[var_rows][:, :, var_cols] - first[var_rows, None][:, :, var_cols]  # (V, T, C)
-                extra[:, :, var_cols] = (flip[:, var_rows].astype(dtype) @ rest.reshape(len(var_rows), -1).astype(dtype)
-                                         ).astype(np.float64).reshape(num_perm, self.iterations, len(var_cols))
-                moved = moved + extra
-            out[q, :, 0] = gleu(ci.sum(axis=0), moved)
-            out[q, :, 1] = gleu(cj.sum(axis=0), -moved)
+                d = diff[var_rows][:, :, var_cols]  # (V, R_refs, C)
+                rest = d[np.arange(len(var_rows))[:, None], idx[:, var_rows].T] - first[var_rows][:, None, var_cols]
+                extra = (flip[:, var_rows].astype(dtype) @ rest.reshape(len(var_rows), -1).astype(dtype)
+                         ).astype(np.float64).reshape(num_perm, self.iterations, len(var_cols))
+            out[q, :, 0] = gleu(totals[i], moved, extra, var_cols)
+            out[q, :, 1] = gleu(totals[j], -moved, -extra, var_cols)
         return out
