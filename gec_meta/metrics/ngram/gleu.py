@@ -153,6 +153,27 @@ def sample_reference_indices(
     return out
 
 
+def _iteration_totals(stats: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """Corpus counts of every system in every iteration: sum over sentences of the counts
+    against the reference that iteration draws.
+
+    Args:
+        stats: shape (S, N, R, K).
+        idx: shape (T, N), the drawn reference per (iteration, sentence)
+            (:func:`sample_reference_indices`).
+
+    Returns:
+        shape (T, S, K); exact for integer counts (one float64 product with a 0/1 matrix).
+    """
+    num_sys, num_sent, num_ref, k = stats.shape
+    iterations = len(idx)
+    # onehot[t, n * R + r] = 1 iff iteration t draws reference r for sentence n.
+    onehot = np.zeros((iterations, num_sent * num_ref), dtype=np.float64)
+    onehot[np.arange(iterations)[:, None], np.arange(num_sent) * num_ref + idx] = 1.0
+    flat = stats.reshape(num_sys, num_sent * num_ref, k).transpose(1, 0, 2).reshape(num_sent * num_ref, -1)
+    return (onehot @ flat).reshape(iterations, num_sys, k)
+
+
 @dataclass(frozen=True)
 class GLEU(Metric):
     """GLEU+ (Napoles et al. 2015, 2016) as sufficient statistics.  See the module docstring.
@@ -323,14 +344,9 @@ class GLEU(Metric):
         stats = np.asarray(stats, dtype=np.float64)
         if stats.ndim != 4:
             raise ValueError(f"stats must have shape (S, N, R, K), got {stats.shape}")
-        num_sys, num_sent, num_ref, k = stats.shape
+        _, num_sent, num_ref, _ = stats.shape
         idx = sample_reference_indices(self.iterations, num_sent, num_ref, self.seed, self.sampling)
-        # onehot[j, i * R + r] = 1 iff iteration j draws reference r for sentence i.
-        onehot = np.zeros((self.iterations, num_sent * num_ref), dtype=np.float64)
-        onehot[np.arange(self.iterations)[:, None], np.arange(num_sent) * num_ref + idx] = 1.0
-        flat = stats.reshape(num_sys, num_sent * num_ref, k).transpose(1, 0, 2).reshape(num_sent * num_ref, -1)
-        sums = (onehot @ flat).reshape(self.iterations, num_sys, k)  # exact: integer sums
-        return self._gleu(sums).mean(axis=0)
+        return self._gleu(_iteration_totals(stats, idx)).mean(axis=0)
 
     def swapped_pairs_corpus_scores(self, stats: np.ndarray, pairs, signs: np.ndarray) -> np.ndarray:
         """:meth:`corpus_scores` of systems i and j of every pair when they swap their
@@ -355,15 +371,11 @@ class GLEU(Metric):
             shape (len(pairs), R, 2).
         """
         stats = np.asarray(stats, dtype=np.float64)
-        num_sys, num_sent, num_ref, k = stats.shape
+        _, num_sent, num_ref, k = stats.shape
         idx = sample_reference_indices(self.iterations, num_sent, num_ref, self.seed, self.sampling)  # (T, N)
         flip = np.asarray(signs) < 0  # (R, N)
         num_perm, rows = len(flip), np.arange(num_sent)
-        # Every system's corpus counts per iteration, (S, T, K): one exact product, as corpus_scores.
-        onehot = np.zeros((self.iterations, num_sent * num_ref))
-        onehot[np.arange(self.iterations)[:, None], rows * num_ref + idx] = 1.0
-        totals = (onehot @ stats.reshape(num_sys, num_sent * num_ref, k).transpose(1, 0, 2)
-                  .reshape(num_sent * num_ref, -1)).reshape(self.iterations, num_sys, k).transpose(1, 0, 2)
+        totals = _iteration_totals(stats, idx)  # (T, S, K): every system's corpus counts per iteration
         # Integer counts whose sums stay below 2**24 are exact in float32 (twice the speed of
         # the float64 product); otherwise float64.
         exact32 = bool(np.all(stats == np.round(stats))) and float(np.abs(stats).sum(axis=1).max(initial=0)) < 2 ** 24
@@ -372,15 +384,13 @@ class GLEU(Metric):
         # permutation; the others (matches, reference length) one per iteration.
         varies = np.any(stats != stats[:, :, :1, :], axis=(0, 1, 2))  # (K,)
 
-        def gleu(total: np.ndarray, moved: np.ndarray, extra: np.ndarray, extra_cols: np.ndarray) -> np.ndarray:
+        def gleu(total: np.ndarray, moved: np.ndarray, extra: dict[int, np.ndarray]) -> np.ndarray:
             """Corpus GLEU of every permutation, (R,): iteration counts ``total`` (T, K) plus
-            ``moved`` (R, K) on every column and ``extra`` (R, T, C) on ``extra_cols``."""
+            ``moved`` (R, K) on every column and ``extra[col]`` (R, T) on some columns."""
             def column(col: int) -> np.ndarray:  # (R, 1) or (R, T)
-                if col in extra_cols:
-                    return total[:, col] + (moved[:, col, None] + extra[:, :, int(np.searchsorted(extra_cols, col))])
-                if not varies[col]:
-                    return total[0, col] + moved[:, col, None]
-                return total[:, col] + moved[:, col, None]
+                if col in extra:
+                    return total[:, col] + (moved[:, col, None] + extra[col])
+                return (total[:, col] if varies[col] else total[0, col]) + moved[:, col, None]
 
             num = np.stack(np.broadcast_arrays(*[column(c) for c in range(2, k, 2)]), axis=-1)
             den = np.stack(np.broadcast_arrays(*[column(c) for c in range(3, k, 2)]), axis=-1)
@@ -401,6 +411,6 @@ class GLEU(Metric):
                 rest = d[np.arange(len(var_rows))[:, None], idx[:, var_rows].T] - first[var_rows][:, None, var_cols]
                 extra = (flip[:, var_rows].astype(dtype) @ rest.reshape(len(var_rows), -1).astype(dtype)
                          ).astype(np.float64).reshape(num_perm, self.iterations, len(var_cols))
-            out[q, :, 0] = gleu(totals[i], moved, extra, var_cols)
-            out[q, :, 1] = gleu(totals[j], -moved, -extra, var_cols)
+            out[q, :, 0] = gleu(totals[:, i], moved, {c: extra[:, :, n] for n, c in enumerate(var_cols)})
+            out[q, :, 1] = gleu(totals[:, j], -moved, {c: -extra[:, :, n] for n, c in enumerate(var_cols)})
         return out
