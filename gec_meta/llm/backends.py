@@ -30,13 +30,18 @@ used free generation, the default.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from dataclasses import asdict, dataclass, field, replace
-from typing import Sequence
+from typing import Iterator, Sequence
 
-from gec_meta.cache import KeyValueStore, text_hash
+from tqdm.auto import tqdm
+
+from gec_meta.cache import KeyValueStore, cache_root, text_hash
+from gec_meta.config import check_fields, non_negative, valid
 from gec_meta.errors import ConfigError, GecMetaError
+from gec_meta.llm.journal import AnswerJournal
 
 Messages = Sequence[dict]
 
@@ -86,15 +91,22 @@ class Answer:
 
 @dataclass
 class CallStats:
-    """What a backend did in this process.
+    """What a backend did in this process (since the last :meth:`reset`).
 
     Attributes:
-        calls: model calls (cache misses).
+        calls: answers made by the model (cache misses).
         cache_hits: answers served from the cache.
-        seconds: wall time of the model calls.
-        call_seconds: wall time of each model call, in order.
+        seconds: model time of the answers made (per answer: its request's latency remotely, its
+            batch's time divided among the batch locally; summed).
+        call_seconds: the model time of each answer made, in order of arrival.
         cached_seconds: the recorded model time of the answers served from the cache (what
             they cost when they were made).
+        wall_seconds: wall time spent waiting for the model (concurrent requests overlap: this
+            is less than ``seconds``).
+        requests: requests sent (remote: HTTP requests including retried ones; local: answers).
+        retries: requests sent again after a network error, HTTP 429 or 5xx.
+        prompt_tokens, completion_tokens: tokens of the answers made (the server's ``usage``
+            remotely; the model's tokenizer locally).
     """
 
     calls: int = 0
@@ -102,11 +114,71 @@ class CallStats:
     seconds: float = 0.0
     call_seconds: list = field(default_factory=list)
     cached_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    requests: int = 0
+    retries: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
     def reset(self) -> None:
-        self.calls = self.cache_hits = 0
-        self.seconds = self.cached_seconds = 0.0
-        self.call_seconds = []
+        for f in dataclasses.fields(self):
+            setattr(self, f.name, f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default)
+
+    def as_dict(self) -> dict:
+        """The counters (without the per-answer times), JSON-ready."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "call_seconds"}
+
+
+@dataclass(frozen=True)
+class Pricing:
+    """Prices for the cost estimate of a dry run and the cost of a run (never part of a result).
+
+    Fields (a ConfigError naming ``llm.<field>`` when out of range):
+        price_per_1k_input_tokens: price of 1,000 prompt tokens (any currency; null = unknown).
+        price_per_1k_output_tokens: price of 1,000 completion tokens.
+    """
+
+    price_per_1k_input_tokens: float | None = field(default=None, metadata=valid(non_negative(), optional=True))
+    price_per_1k_output_tokens: float | None = field(default=None, metadata=valid(non_negative(), optional=True))
+
+    def __post_init__(self):
+        check_fields(self, "llm")
+
+    @property
+    def known(self) -> bool:
+        return self.price_per_1k_input_tokens is not None or self.price_per_1k_output_tokens is not None
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        return (prompt_tokens * (self.price_per_1k_input_tokens or 0.0)
+                + completion_tokens * (self.price_per_1k_output_tokens or 0.0)) / 1000
+
+
+@dataclass(frozen=True)
+class Request:
+    """One question to a backend: a prompt and its decoding (None = the backend's default) and,
+    for structured output, the JSON schema of the answer."""
+
+    prompt: str
+    decoding: Decoding | None = None
+    schema: dict | None = None
+
+
+@dataclass(frozen=True)
+class Made:
+    """One answer made by the model (what :meth:`ChatBackend.generate_many` yields).
+
+    Attributes:
+        index: the position of its request in the list given to ``generate_many``.
+        answer: the answer.
+        seconds: its model time (module docstring of :class:`CallStats`).
+        prompt_tokens, completion_tokens: its token counts (0 = unknown).
+    """
+
+    index: int
+    answer: Answer
+    seconds: float
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
 
 class ChatBackend:
@@ -118,27 +190,35 @@ class ChatBackend:
         system_prompt: a system message before the prompt; None = none (the model's chat
             template may add its own default, as SmolLM2's does).
         use_cache: keep answers on disk (``$GEC_META_CACHE``); False = in memory only.
-        flush_every: write the new answers to disk every this many model calls (a killed run
-            loses at most that many).
+        flush_every: also write the answers to a cache shard every this many answers (0 = only
+            at the end of a run; every answer is in the journal, :mod:`gec_meta.llm.journal`,
+            as soon as it arrives, so a killed run loses none either way).
         config_key: the config prefix named in errors.
+        price_per_1k_input_tokens, price_per_1k_output_tokens: :class:`Pricing`.
     """
 
     kind = "chat"
 
     def __init__(self, model: str, temperature: float = 0.0, seed: int = 0, max_new_tokens: int = 128,
-                 system_prompt: str | None = None, use_cache: bool = True, flush_every: int = 10,
-                 config_key: str = "llm", structured: bool = False):
+                 system_prompt: str | None = None, use_cache: bool = True, flush_every: int = 0,
+                 config_key: str = "llm", structured: bool = False,
+                 price_per_1k_input_tokens: float | None = None, price_per_1k_output_tokens: float | None = None):
         if not model:
             raise ConfigError(f"{config_key}.model is empty")
+        if not isinstance(flush_every, int) or isinstance(flush_every, bool) or flush_every < 0:
+            raise ConfigError(f"{config_key}.flush_every must be an integer >= 0 (0 = at the end of a run), "
+                              f"got {flush_every!r}")
         self.model = model
         self.decoding = Decoding(float(temperature), int(seed), int(max_new_tokens))
         self.structured = bool(structured)
         self.system_prompt = system_prompt
         self.use_cache = use_cache
-        self.flush_every = max(1, int(flush_every))
+        self.flush_every = flush_every
         self.config_key = config_key
+        self.pricing = Pricing(price_per_1k_input_tokens, price_per_1k_output_tokens)
         self.stats = CallStats()
         self._store: KeyValueStore | None = None
+        self._journal: AnswerJournal | None = None
         self._unflushed = 0
 
     # ----------------------------------------------------------------- subclass API
@@ -152,9 +232,26 @@ class ChatBackend:
         :class:`Answer` with the value probabilities."""
         raise NotImplementedError
 
+    def generate_many(self, items: Sequence[tuple[Messages, Decoding, dict | None]]) -> Iterator[Made]:
+        """Uncached answers to several requests, yielded as they are made, in any order (each
+        :class:`Made` names its request).  Default: one :meth:`generate` call after the other;
+        backends that batch (local) or overlap requests (remote) override it.  Every answer
+        must equal what :meth:`generate` would give for its request alone."""
+        for i, (messages, decoding, schema) in enumerate(items):
+            t0 = time.perf_counter()
+            out = self.generate(messages, decoding, schema) if schema is not None else self.generate(messages, decoding)
+            yield Made(i, out if isinstance(out, Answer) else Answer(out), time.perf_counter() - t0)
+
     def count_tokens(self, messages: Messages) -> tuple[int, bool]:
-        """Prompt tokens of ``messages`` and whether the count is exact (default: ~4 chars/token)."""
-        return sum(len(m["content"]) for m in messages) // 4 + 4 * len(messages), False
+        """Prompt tokens of ``messages`` and whether the count is exact (default: an estimate,
+        :func:`estimate_tokens`)."""
+        return estimate_tokens(messages), False
+
+    def scheduling(self) -> dict:
+        """The options that decide how requests are scheduled (concurrency, batch size, rate
+        limits): they change no answer and so enter neither the cache key nor the signature;
+        :meth:`gec_meta.metrics.llm.LLMEvaluator.usage` records them beside the run's usage."""
+        return {}
 
     # ----------------------------------------------------------------- shared
     @property
@@ -169,6 +266,15 @@ class ChatBackend:
     def store(self) -> KeyValueStore:
         if self._store is None:
             self._store = KeyValueStore(self.identity, use_default_root=self.use_cache)
+            root = cache_root() if self.use_cache else None
+            self._journal = AnswerJournal(None if root is None or self._store.folder is None else
+                                          root / "llm-journal" / text_hash(self.identity)[:24])
+            entries, files = self._journal.recover()  # answers of a killed run
+            if entries:
+                for key, value in entries:
+                    self._store.put(key, value)
+                self._store.flush()
+                AnswerJournal.discard(files)
         return self._store
 
     def messages(self, prompt: str) -> list[dict]:
@@ -198,38 +304,96 @@ class ChatBackend:
             schema: the JSON schema the answer must satisfy; it constrains the answer only when
                 :attr:`structured` is on (otherwise the prompt alone asks for the format).
         """
-        decoding = decoding or self.decoding
-        messages = self.messages(prompt)
-        schema = schema if self.structured else None
-        key = self.cache_key(messages, decoding, schema)
-        hit = self.store.get(key)
-        if hit is not None:
-            self.stats.cache_hits += 1
-            self.stats.cached_seconds += float(hit.get("seconds", 0.0))
-            return Answer(hit["text"], hit.get("probabilities"))
-        t0 = time.perf_counter()
-        out = self.generate(messages, decoding, schema) if schema is not None else self.generate(messages, decoding)
-        answer = out if isinstance(out, Answer) else Answer(out)
-        dt = time.perf_counter() - t0
-        self.stats.calls += 1
-        self.stats.seconds += dt
-        self.stats.call_seconds.append(dt)
-        self.store.put(key, {"text": answer.text, "probabilities": answer.probabilities, "seconds": dt,
-                             "decoding": asdict(decoding)})
-        self._unflushed += 1
-        if self._unflushed >= self.flush_every:
-            self.flush()
-        return answer
+        return self.answer_many([Request(prompt, decoding, schema)])[0]
+
+    def answer_many(self, requests: Sequence[Request], desc: str = "LLM requests") -> list[Answer]:
+        """The answers to ``requests``, in their order: from the cache, the others made by
+        :meth:`generate_many` (batched or concurrent, depending on the backend) and each one
+        journaled as it arrives (a killed run resumes without asking again).  Identical
+        requests are asked once.  A progress bar (rate, ETA) shows the requests to make.
+
+        Raises:
+            LLMBackendError: the backend failed; the answers made until then are kept.
+        """
+        store = self.store
+        keys, todo, found = [], {}, {}
+        for r in requests:
+            decoding = r.decoding or self.decoding
+            messages = self.messages(r.prompt)
+            schema = r.schema if self.structured else None
+            key = self.cache_key(messages, decoding, schema)
+            keys.append(key)
+            if key not in todo and key not in found:
+                hit = store.get(key)
+                if hit is None:
+                    todo[key] = (messages, decoding, schema)
+                else:
+                    found[key] = hit
+        made: dict[str, dict] = {}
+        if todo:
+            todo_keys = list(todo)
+            bar = tqdm(total=len(todo_keys), desc=desc, unit="request", leave=False,
+                       disable=None if len(todo_keys) >= 20 else True)
+            t0 = time.perf_counter()
+            try:
+                for m in self.generate_many(list(todo.values())):
+                    key = todo_keys[m.index]
+                    decoding = todo[key][1]
+                    value = {"text": m.answer.text, "probabilities": m.answer.probabilities, "seconds": m.seconds,
+                             "decoding": asdict(decoding)}
+                    made[key] = value
+                    self._journal.append(key, value)
+                    self.stats.calls += 1
+                    self.stats.seconds += m.seconds
+                    self.stats.call_seconds.append(m.seconds)
+                    self.stats.prompt_tokens += m.prompt_tokens
+                    self.stats.completion_tokens += m.completion_tokens
+                    bar.update(1)
+            finally:
+                self.stats.wall_seconds += time.perf_counter() - t0
+                bar.close()
+                for key in todo_keys:  # into the cache in request order, whatever the order of arrival
+                    if key in made:
+                        store.put(key, made[key])
+                self._unflushed += len(made)
+                if self.flush_every and self._unflushed >= self.flush_every:
+                    self.flush()
+        out = []
+        for key in keys:
+            value = made.get(key)
+            if value is None:
+                value = found[key]
+                self.stats.cache_hits += 1
+                self.stats.cached_seconds += float(value.get("seconds", 0.0))
+            out.append(Answer(value["text"], value.get("probabilities")))
+        return out
 
     def flush(self) -> None:
-        """Write the answers not yet on disk."""
+        """Write the answers not yet on disk into the cache (one shard) and empty the journal."""
         if self._store is not None:
             self._store.flush()
+        if self._journal is not None:
+            self._journal.clear()
         self._unflushed = 0
 
     def with_decoding(self, **changes) -> Decoding:
         """The default decoding with ``changes`` (e.g. a retry's temperature and seed)."""
         return replace(self.decoding, **changes)
+
+
+#: Characters per token of the estimate for hosted models whose tokenizer is not at hand:
+#: "one token generally corresponds to ~4 characters of text for common English text"
+#: (OpenAI, "What are tokens and how to count them?", help.openai.com).
+CHARS_PER_TOKEN = 4
+#: Tokens a chat message adds around its content (role and separators; OpenAI's cookbook
+#: "How to count tokens with tiktoken" counts 3 per message plus 3 to prime the reply).
+TOKENS_PER_MESSAGE = 4
+
+
+def estimate_tokens(messages: Messages) -> int:
+    """Prompt tokens of ``messages`` without the model's tokenizer: ~4 characters a token
+    (:data:`CHARS_PER_TOKEN`) plus :data:`TOKENS_PER_MESSAGE` per message."""
+    return sum(len(m["content"]) for m in messages) // CHARS_PER_TOKEN + TOKENS_PER_MESSAGE * len(messages)
 
 
 def integer_object_schema(schema: dict) -> tuple[list[str], int, int]:

@@ -1,17 +1,33 @@
 """The local chat backend: a transformers causal LM (on ``device``) through its chat template, with
-JSON-schema-constrained output (see :mod:`gec_meta.llm.backends` for the cache and decoding)."""
+JSON-schema-constrained output and batched generation (see :mod:`gec_meta.llm.backends` for the
+cache and decoding)."""
 
 from __future__ import annotations
 
 import json
+import time
+from dataclasses import dataclass, field
+from typing import Iterator, Sequence
 
+from gec_meta.config import check_fields, integer, valid
 from gec_meta.devices import resolve_device, to_device
-from gec_meta.llm.backends import (Answer, ChatBackend, Decoding, LLMBackendError, Messages,
+from gec_meta.llm.backends import (Answer, ChatBackend, Decoding, LLMBackendError, Made, Messages,
                                    integer_object_schema)
 
 
 def _threads(threads: int | None) -> int | None:
     return int(threads) if threads else None
+
+
+@dataclass(frozen=True)
+class Batching:
+    """Fields (a ConfigError naming ``llm.<field>`` when out of range):
+        batch_size: prompts per forward pass (1 = one prompt at a time)."""
+
+    batch_size: int = field(default=8, metadata=valid(integer(1)))
+
+    def __post_init__(self):
+        check_fields(self, "llm")
 
 
 class TransformersChat(ChatBackend):
@@ -25,10 +41,13 @@ class TransformersChat(ChatBackend):
             (:func:`gec_meta.devices.resolve_device`); :attr:`device` holds the resolved one. Not
             part of the cache identity: answers are shared across devices.
         structured: constrain answers to the caller's JSON schema (module docstring).
-        reuse_prefix: structured output reuses the key/value cache of the tokens a prompt
-            shares with the first prompt of the process (the chat header and the instructions,
-            ~30% of a prompt) instead of recomputing them; equal up to floating-point rounding
-            (``tests/test_llm_http.py`` checks the answers agree).
+        batch_size: prompts per forward pass (:meth:`generate_many`: sorted by length,
+            left-padded; greedy answers equal those of one prompt at a time up to floating-point
+            rounding, ``tests/test_llm_batched.py``). Not part of the cache key.
+        reuse_prefix: structured output reuses the key/value cache of the tokens the prompts
+            share with the first prompt (or batch) of the process (the chat header and the
+            instructions, ~30% of a prompt) instead of recomputing them; equal up to
+            floating-point rounding (``tests/test_llm_http.py`` checks the answers agree).
         model_obj, tokenizer_obj: already built objects (tests); ``model`` then only names them
             and nothing is cached on disk.
     """
@@ -36,15 +55,19 @@ class TransformersChat(ChatBackend):
     kind = "transformers"
 
     def __init__(self, model: str, temperature: float = 0.0, seed: int = 0, max_new_tokens: int = 128,
-                 system_prompt: str | None = None, use_cache: bool = True, flush_every: int = 10,
+                 system_prompt: str | None = None, use_cache: bool = True, flush_every: int = 0,
                  threads: int | None = None, structured: bool = False, reuse_prefix: bool = True,
-                 config_key: str = "llm", model_obj=None, tokenizer_obj=None, device: str = "auto"):
+                 config_key: str = "llm", model_obj=None, tokenizer_obj=None, device: str = "auto",
+                 batch_size: int = 8, price_per_1k_input_tokens: float | None = None,
+                 price_per_1k_output_tokens: float | None = None):
         super().__init__(model, temperature, seed, max_new_tokens, system_prompt,
-                         use_cache and model_obj is None, flush_every, config_key, structured)
+                         use_cache and model_obj is None, flush_every, config_key, structured,
+                         price_per_1k_input_tokens, price_per_1k_output_tokens)
         from gec_meta.models.loading import model_ref
 
         self.threads = threads
         self.device = resolve_device(device, f"{config_key}.device")
+        self.batch_size = Batching(batch_size).batch_size
         self.reuse_prefix = bool(reuse_prefix)
         self._prefix = None
         self._model = None if model_obj is None else to_device(model_obj, self.device)
@@ -91,20 +114,67 @@ class TransformersChat(ChatBackend):
                                                  return_tensors="pt")
         return {"input_ids": enc["input_ids"].to(self.device), "attention_mask": enc["attention_mask"].to(self.device)}
 
+    def _prompt_ids(self, messages: Messages) -> list[int]:
+        return self._encode(messages)["input_ids"][0].tolist()
+
     def count_tokens(self, messages: Messages) -> tuple[int, bool]:
         return int(self._encode(messages)["input_ids"].shape[1]), True
 
+    def scheduling(self) -> dict:
+        return {"batch_size": self.batch_size, "device": self.device}
+
     def generate(self, messages: Messages, decoding: Decoding, schema: dict | None = None) -> str | Answer:
-        if schema is not None:
-            return self._generate_structured(messages, decoding, schema)
+        made = next(iter(self.generate_many([(messages, decoding, schema)])))
+        return made.answer if schema is not None else made.answer.text
+
+    def generate_many(self, items: Sequence[tuple[Messages, Decoding, dict | None]]) -> Iterator[Made]:
+        """Answers ``batch_size`` prompts per forward pass: the prompts sorted by length (least
+        padding), left-padded.  Structured answers are batched at any temperature (each row
+        samples from its own generator, seeded as alone); free generation is batched when
+        greedy, and sampled one prompt at a time (``torch.manual_seed`` as alone)."""
+        ids = [self._prompt_ids(messages) for messages, _, _ in items]
+        structured = [i for i, (_, _, schema) in enumerate(items) if schema is not None]
+        greedy = [i for i, (_, d, schema) in enumerate(items) if schema is None and d.temperature == 0]
+        sampled = [i for i, (_, d, schema) in enumerate(items) if schema is None and d.temperature > 0]
+        for group, run in ((structured, self._structured_batch),
+                           (greedy, self._greedy_batch)):
+            # Sorted by length (then by request) and cut into batches; free generation also by token limit.
+            order = sorted(group, key=lambda i: (items[i][1].max_new_tokens if run is self._greedy_batch else 0,
+                                                 len(ids[i]), i))
+            batches, batch = [], []
+            for i in order:
+                if batch and (len(batch) == self.batch_size or (run is self._greedy_batch and
+                              items[i][1].max_new_tokens != items[batch[0]][1].max_new_tokens)):
+                    batches.append(batch)
+                    batch = []
+                batch.append(i)
+            if batch:
+                batches.append(batch)
+            for batch in batches:
+                t0 = time.perf_counter()
+                answers = run([ids[i] for i in batch], [items[i] for i in batch])
+                seconds = (time.perf_counter() - t0) / len(batch)
+                for i, (answer, completion_tokens) in zip(batch, answers):
+                    yield Made(i, answer, seconds, len(ids[i]), completion_tokens)
+        for i in sampled:
+            t0 = time.perf_counter()
+            answer, completion_tokens = self._greedy_batch([ids[i]], [items[i]])[0]
+            yield Made(i, answer, time.perf_counter() - t0, len(ids[i]), completion_tokens)
+
+    def _greedy_batch(self, rows: list[list[int]], items) -> list[tuple[Answer, int]]:
+        """Free generation of prompts with one decoding (greedy; one prompt when sampling),
+        left-padded."""
         import torch
         from transformers import GenerationConfig
 
         tok, model = self.tokenizer, self.lm
-        enc = self._encode(messages)
+        decoding = items[0][1]
         eos = model.generation_config.eos_token_id if model.generation_config.eos_token_id is not None \
             else tok.eos_token_id
         pad = tok.pad_token_id if tok.pad_token_id is not None else (eos[0] if isinstance(eos, list) else eos)
+        width = max(map(len, rows))
+        input_ids = torch.tensor([[pad] * (width - len(r)) + r for r in rows], device=self.device)
+        mask = torch.tensor([[0] * (width - len(r)) + [1] * len(r) for r in rows], device=self.device)
         options = {"max_new_tokens": decoding.max_new_tokens, "eos_token_id": eos, "pad_token_id": pad}
         if decoding.temperature > 0:
             options.update(do_sample=True, temperature=decoding.temperature, top_p=1.0, top_k=0)
@@ -112,31 +182,32 @@ class TransformersChat(ChatBackend):
         else:
             options.update(do_sample=False)
         with torch.no_grad():
-            out = model.generate(**enc, generation_config=GenerationConfig(**options))
-        return tok.decode(out[0, enc["input_ids"].shape[1]:], skip_special_tokens=True)
-
+            out = model.generate(input_ids=input_ids, attention_mask=mask, generation_config=GenerationConfig(**options))
+        stops = set(eos if isinstance(eos, list) else [eos]) | {pad}
+        answers = []
+        for row in out[:, width:].tolist():
+            n = next((k + 1 for k, t in enumerate(row) if t in stops), len(row))  # up to the first stop
+            answers.append((Answer(tok.decode(row[:n], skip_special_tokens=True)), n))
+        return answers
 
     def _store_prefix(self, ids: list[int], past) -> None:
-        """Keep the key/value cache of this prompt's tokens (the first prompt of the process)."""
+        """Keep the key/value cache of these tokens (the first prompt or batch of the process)."""
         import copy
 
         cache = copy.deepcopy(past)
         _crop(cache, len(ids))
         self._prefix = (ids, cache)
 
-    def _reuse_prefix(self, ids: list[int]):
-        """(cache, n): the stored key/value cache cut to the first n tokens ``ids`` shares with
-        the stored prompt (the instructions every prompt of a template starts with), or
-        (None, 0) when they share fewer than 32 tokens."""
+    def _reuse_prefix(self, rows: list[list[int]]):
+        """(cache, n): the stored key/value cache cut to the first n tokens that every row of
+        ``rows`` shares with the stored prompt (the instructions every prompt of a template
+        starts with), or (None, 0) when they share fewer than 32 tokens."""
         import copy
 
         if not self.reuse_prefix or self._prefix is None:
             return None, 0
         stored, cache = self._prefix
-        n = 0
-        limit = min(len(stored), len(ids) - 1)  # at least one token left to run
-        while n < limit and stored[n] == ids[n]:
-            n += 1
+        n = min(_common_prefix(stored, r, len(r) - 1) for r in rows)  # at least one token left to run
         if n < 32:
             return None, 0
         reused = copy.deepcopy(cache)
@@ -157,46 +228,109 @@ class TransformersChat(ChatBackend):
                                   f"not single tokens; structured output needs them to be")
         return out
 
-    def _generate_structured(self, messages: Messages, decoding: Decoding, schema: dict) -> Answer:
-        """The JSON object of ``schema`` (integer properties only), each value chosen by the model,
-        with the model's probability of every allowed value at each choice."""
+    def _structured_batch(self, rows: list[list[int]], items) -> list[tuple[Answer, int]]:
+        """The JSON objects of the rows' schemas (integer properties only), each value chosen by
+        the model, with the model's probability of every allowed value at each choice.
+
+        All rows go through the model together: first the tokens they share (the chat header
+        and the instructions: the stored prefix's key/value cache, or one pass over them that
+        the first batch stores), then each row's remaining prompt tokens and first key,
+        left-padded after the shared part; then, key by key, each row's chosen value and next
+        key.  Positions are counted per row and padding is masked, so each row sees exactly
+        its own tokens (equal to one row alone up to floating-point rounding).  Rows whose
+        answer is complete run along, ignored.
+        """
         import torch
 
-        keys, low, high = integer_object_schema(schema)
         tok, model = self.tokenizer, self.lm
-        candidates = self._value_tokens(low, high)
-        cand_ids = torch.tensor([t for _, t in candidates])
-        spellings = [torch.tensor([j for j, (v, _) in enumerate(candidates) if v == value])
-                     for value in range(low, high + 1)]
-        generator = torch.Generator().manual_seed(decoding.seed) if decoding.temperature > 0 else None
-        prompt_ids = self._encode(messages)["input_ids"][0].tolist()
-        values, probabilities = [], {}
+        B = len(rows)
+        specs = [integer_object_schema(schema) for _, _, schema in items]
+        choices = {}
+        for _, low, high in specs:
+            if (low, high) not in choices:
+                candidates = self._value_tokens(low, high)
+                choices[(low, high)] = (torch.tensor([t for _, t in candidates]),
+                                        [torch.tensor([j for j, (v, _) in enumerate(candidates) if v == value])
+                                         for value in range(low, high + 1)])
+        generators = [torch.Generator().manual_seed(d.seed) if d.temperature > 0 else None for _, d, _ in items]
+        steps = max(len(keys) for keys, _, _ in specs)
+        key_tokens = [[tok(("{" if j == 0 else ", ") + json.dumps(keys[min(j, len(keys) - 1)]) + ":",
+                           add_special_tokens=False)["input_ids"] for j in range(steps)] for keys, _, _ in specs]
+        pad = tok.pad_token_id if tok.pad_token_id is not None else 0
+        values = [[] for _ in range(B)]
+        probabilities = [{} for _ in range(B)]
         with torch.no_grad():
-            past, done = self._reuse_prefix(prompt_ids)
-            pending = prompt_ids[done:]
-            for i, key in enumerate(keys):
-                pending += tok(("{" if i == 0 else ", ") + json.dumps(key) + ":", add_special_tokens=False)["input_ids"]
-                out = model(input_ids=torch.tensor([pending], device=self.device), past_key_values=past,
-                            use_cache=True)
+            past, done = self._reuse_prefix(rows)
+            store = self.reuse_prefix and self._prefix is None
+            if past is None and B > 1:
+                done = min(_common_prefix(rows[0], r, len(r) - 1) for r in rows)
+                if done == 0:  # nothing shared: no unmasked token before the padding; one row at a time
+                    return [self._structured_batch([r], [item])[0] for r, item in zip(rows, items)]
+                out = model(input_ids=torch.tensor([rows[0][:done]], device=self.device), use_cache=True)
                 past = out.past_key_values
-                if self._prefix is None and self.reuse_prefix:
-                    self._store_prefix(prompt_ids, past)
-                logits = out.logits[0, -1].float().cpu()[cand_ids]  # the sampling generator is a CPU one
-                # A value's logit: log-sum-exp over its spellings; P(value) renormalised over the
-                # allowed values. Greedy takes the most probable value, sampling draws one at the
-                # decoding temperature; the token is the value's most probable spelling.
-                value_logits = torch.stack([torch.logsumexp(logits[member], 0) for member in spellings])
-                probabilities[key] = [float(x) for x in torch.softmax(value_logits, -1)]
-                if generator is None:
-                    v = int(torch.argmax(value_logits))
-                else:
-                    v = int(torch.multinomial(torch.softmax(value_logits / decoding.temperature, -1), 1,
-                                              generator=generator))
-                token = int(cand_ids[spellings[v][int(torch.argmax(logits[spellings[v]]))]])
-                values.append(low + v)
-                pending = [token]
-        text = "{" + ", ".join(f"{json.dumps(k)}: {v}" for k, v in zip(keys, values)) + "}"
-        return Answer(text, probabilities)
+                if store and done >= 32:
+                    self._store_prefix(rows[0][:done], past)
+                    store = False
+            if past is not None and B > 1:
+                import copy
+
+                past = copy.deepcopy(past)
+                past.batch_repeat_interleave(B)
+            pending = [r[done:] + key_tokens[b][0] for b, r in enumerate(rows)]
+            mask = [[1] * done for _ in range(B)]
+            position = [done] * B
+            for j in range(steps):
+                width = max(map(len, pending))
+                input_ids, positions = [], []
+                for b, p in enumerate(pending):
+                    input_ids.append([pad] * (width - len(p)) + p)
+                    mask[b] += [0] * (width - len(p)) + [1] * len(p)
+                    positions.append([0] * (width - len(p)) + list(range(position[b], position[b] + len(p))))
+                    position[b] += len(p)
+                out = model(input_ids=torch.tensor(input_ids, device=self.device),
+                            attention_mask=torch.tensor(mask, device=self.device),
+                            position_ids=torch.tensor(positions, device=self.device),
+                            past_key_values=past, use_cache=True)
+                past = out.past_key_values
+                if store:  # batch of one, nothing stored yet: this prompt's tokens (the old behaviour)
+                    self._store_prefix(rows[0], past)
+                    store = False
+                last = out.logits[:, -1].float().cpu()  # the sampling generators are CPU ones
+                pending = []
+                for b, (keys, low, high) in enumerate(specs):
+                    if j + 1 > len(keys):  # complete: runs along, ignored
+                        pending.append([pad])
+                        continue
+                    cand_ids, spellings = choices[(low, high)]
+                    logits = last[b][cand_ids]
+                    # A value's logit: log-sum-exp over its spellings; P(value) renormalised over the
+                    # allowed values. Greedy takes the most probable value, sampling draws one at the
+                    # decoding temperature; the token is the value's most probable spelling.
+                    value_logits = torch.stack([torch.logsumexp(logits[member], 0) for member in spellings])
+                    probabilities[b][keys[j]] = [float(x) for x in torch.softmax(value_logits, -1)]
+                    temperature = items[b][1].temperature
+                    if generators[b] is None:
+                        v = int(torch.argmax(value_logits))
+                    else:
+                        v = int(torch.multinomial(torch.softmax(value_logits / temperature, -1), 1,
+                                                  generator=generators[b]))
+                    token = int(cand_ids[spellings[v][int(torch.argmax(logits[spellings[v]]))]])
+                    values[b].append(low + v)
+                    pending.append([token] + (key_tokens[b][j + 1] if j + 1 < len(keys) else []))
+        answers = []
+        for b, (keys, _, _) in enumerate(specs):
+            text = "{" + ", ".join(f"{json.dumps(k)}: {v}" for k, v in zip(keys, values[b])) + "}"
+            written = sum(len(key_tokens[b][j]) for j in range(len(keys))) + len(keys)  # keys + values
+            answers.append((Answer(text, probabilities[b]), written))
+        return answers
+
+
+def _common_prefix(a: Sequence[int], b: Sequence[int], limit: int) -> int:
+    """Length of the common prefix of ``a`` and ``b``, at most ``limit``."""
+    n, limit = 0, min(limit, len(a), len(b))
+    while n < limit and a[n] == b[n]:
+        n += 1
+    return n
 
 
 def _crop(cache, length: int) -> None:

@@ -60,10 +60,9 @@ from pathlib import Path
 from typing import ClassVar, Sequence
 
 import numpy as np
-from tqdm.auto import tqdm
-
 from gec_meta.cache import text_hash
 from gec_meta.errors import ConfigError, GecMetaError, MissingDataError
+from gec_meta.llm.backends import Request
 from gec_meta.llm.parsing import SCORE_MIN, answer_schema, parse_answer
 from gec_meta.llm.prompts import Context, PromptTemplate, corpus_context, mark_edits
 from gec_meta.metrics.base import Metric
@@ -314,20 +313,50 @@ class LLMEvaluator(Metric):
 
     def score_prompt(self, job: PromptJob, index: int = 0) -> tuple[float, ...]:
         """The scores of one prompt's targets (NaN = missing), asking again for malformed answers."""
+        return self.score_prompts([job], index)[0]
+
+    def score_prompts(self, jobs: Sequence[PromptJob], start: int = 0) -> list[tuple[float, ...]]:
+        """The scores of every prompt's targets (NaN = missing), in ``jobs`` order.
+
+        The first answers of all prompts are asked together (the backend batches them or keeps
+        many requests in flight), then the retries of the malformed ones together, attempt by
+        attempt; every answer depends only on its own prompt and decoding, so the scores and
+        :attr:`run_log` equal those of asking prompt after prompt.
+
+        Args:
+            start: the index of ``jobs[0]`` among the run's prompts (names answers in the log).
+        """
         log = self.run_log
-        best, best_reply = None, None
-        schema = answer_schema(len(job.targets))
+        schemas = [answer_schema(len(job.targets)) for job in jobs]
+        best: list = [None] * len(jobs)
+        best_reply: list = [None] * len(jobs)
+        last_attempt = [0] * len(jobs)
+        rejected: list[list] = [[] for _ in jobs]
+        active = list(range(len(jobs)))
         for attempt in range(self.max_retries + 1):
-            if attempt:
-                log.retries += 1
-            reply = self.llm.answer(job.prompt, self._decoding(attempt), schema)
-            parsed = parse_answer(reply.text, len(job.targets))
-            if not parsed.valid and len(log.examples) < 10:
-                log.examples.append((index, reply.text, parsed.errors))
-            if best is None or parsed.num_scored > best.num_scored:
-                best, best_reply = parsed, reply
-            if parsed.valid:
+            if not active:
                 break
+            decoding = self._decoding(attempt)
+            replies = self.llm.answer_many([Request(jobs[k].prompt, decoding, schemas[k]) for k in active],
+                                           desc=f"{self.name} prompts" + (f", retry {attempt}" if attempt else ""))
+            still = []
+            for k, reply in zip(active, replies):
+                log.retries += int(attempt > 0)
+                parsed = parse_answer(reply.text, len(jobs[k].targets))
+                if not parsed.valid:
+                    rejected[k].append((start + k, reply.text, parsed.errors))
+                    still.append(k)
+                if best[k] is None or parsed.num_scored > best[k].num_scored:
+                    best[k], best_reply[k] = parsed, reply
+                last_attempt[k] = attempt
+            active = still
+        return [self._final_scores(jobs[k], best[k], best_reply[k], last_attempt[k], rejected[k])
+                for k in range(len(jobs))]
+
+    def _final_scores(self, job: PromptJob, best, best_reply, attempt: int, rejected: list) -> tuple[float, ...]:
+        """One prompt's scores from its best answer, counted in :attr:`run_log`."""
+        log = self.run_log
+        log.examples.extend(rejected[:max(0, 10 - len(log.examples))])
         log.prompts += 1
         log.targets += len(job.targets)
         if best.valid:
@@ -384,15 +413,12 @@ class LLMEvaluator(Metric):
             print(self.describe_plan(jobs, show=self.dry_run_show))
             raise DryRunFinished(f"dry run of {self.name}: {len(jobs)} prompts; nothing was scored")
         scores: dict[tuple[int, str], float] = {}
-        bar = tqdm(jobs, desc=f"{self.name} prompts", unit="prompt", disable=None if len(jobs) >= 20 else True,
-                   leave=False)
         try:
-            for k, job in enumerate(bar):
-                for target, value in zip(job.targets, self.score_prompt(job, k)):
+            for job, values in zip(jobs, self.score_prompts(jobs)):
+                for target, value in zip(job.targets, values):
                     scores[(job.sentence, target)] = value
         finally:
-            self.llm.flush()  # a killed run keeps its answers: the rerun resumes
-            bar.close()
+            self.llm.flush()  # the answers into the cache (the journal kept them meanwhile)
         log = self.run_log
         if log.missing_targets:
             warnings.warn(f"{self.name}: {log.missing_targets} of {log.targets} targets have no valid score after "
