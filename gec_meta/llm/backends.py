@@ -198,6 +198,9 @@ class ChatBackend:
     """
 
     kind = "chat"
+    #: The backend counts its requests itself (remote: HTTP requests incl. retries); else every
+    #: answer made is one request.
+    counts_requests = False
 
     def __init__(self, model: str, temperature: float = 0.0, seed: int = 0, max_new_tokens: int = 128,
                  system_prompt: str | None = None, use_cache: bool = True, flush_every: int = 0,
@@ -344,6 +347,7 @@ class ChatBackend:
                     made[key] = value
                     self._journal.append(key, value)
                     self.stats.calls += 1
+                    self.stats.requests += not self.counts_requests
                     self.stats.seconds += m.seconds
                     self.stats.call_seconds.append(m.seconds)
                     self.stats.prompt_tokens += m.prompt_tokens

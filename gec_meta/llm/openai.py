@@ -157,6 +157,7 @@ class OpenAICompatibleChat(ChatBackend):
     """
 
     kind = "openai-compatible"
+    counts_requests = True
 
     def __init__(self, model: str, base_url: str, api_key_env: str | None = "OPENAI_API_KEY",
                  temperature: float = 0.0, seed: int = 0, max_new_tokens: int = 128,

@@ -7,8 +7,11 @@ It loads the model once and answers ``POST /v1/chat/completions`` (``model``, ``
 ``temperature``, ``seed``, ``max_tokens``, ``response_format`` of type ``json_schema`` for
 structured output) and ``GET /v1/models``, so several jobs of a sweep
 can share one loaded model through :class:`gec_meta.llm.openai.OpenAICompatibleChat`; the
-tests start it in a thread to test that backend over real HTTP.  Requests are served one at a
-time (one model, CPU).  It binds to 127.0.0.1 by default and is meant for this machine only.
+tests start it in a thread to test that backend over real HTTP.  The model answers one request
+at a time (one model, CPU); ``delay`` adds that many seconds to every request outside the model
+lock, as a slow hosted API would (requests then overlap: the tests of ``llm.concurrency``).
+It counts the requests it answered, in all and per request body (:attr:`bodies`).  It binds to
+127.0.0.1 by default and is meant for this machine only.
 """
 
 from __future__ import annotations
@@ -17,9 +20,15 @@ import argparse
 import json
 import threading
 import time
+from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from gec_meta.cache import text_hash
 from gec_meta.llm.backends import ChatBackend, Decoding
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # many clients' requests in flight (socketserver's default backlog is 5)
 
 
 class ChatCompletionsServer:
@@ -31,16 +40,23 @@ class ChatCompletionsServer:
         host, port: where to listen (port 0 = a free port; see :attr:`url`).
         api_key: when set, requests must carry ``Authorization: Bearer <api_key>`` (else 401).
         model_name: the name ``/v1/models`` lists and responses carry (default: backend.model).
+        delay: seconds added to every chat request (outside the model lock).
+
+    Attributes:
+        requests: chat requests answered.
+        bodies: how often each request body (sha256 of its JSON with sorted keys) was answered.
     """
 
     def __init__(self, backend: ChatBackend, host: str = "127.0.0.1", port: int = 0,
-                 api_key: str | None = None, model_name: str | None = None):
+                 api_key: str | None = None, model_name: str | None = None, delay: float = 0.0):
         self.backend = backend
         self.api_key = api_key
         self.model_name = model_name or backend.model
+        self.delay = float(delay)
         self.requests = 0
+        self.bodies: Counter = Counter()
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer((host, port), self._handler())
+        self._httpd = _Server((host, port), self._handler())
         self._thread: threading.Thread | None = None
 
     @property
@@ -103,11 +119,14 @@ class ChatCompletionsServer:
                 except Exception as exc:  # malformed request: the client's fault
                     self._send(400, {"error": {"message": f"bad request: {exc}", "type": "invalid_request_error"}})
                     return
+                if server.delay:
+                    time.sleep(server.delay)
                 with server._lock:
                     out = (server.backend.generate(messages, decoding, schema) if schema is not None
                            else server.backend.generate(messages, decoding))
                     text = out if isinstance(out, str) else out.text
                     server.requests += 1
+                    server.bodies[text_hash(json.dumps(body, sort_keys=True))] += 1
                     n = server.requests
                 prompt_tokens = server.backend.count_tokens(messages)[0]
                 completion_tokens = len(text) // 4
@@ -153,11 +172,12 @@ def main(argv=None) -> None:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--api-key-env", default=None, help="require the key in this environment variable")
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds added to every request (tests)")
     args = parser.parse_args(argv)
     backend = TransformersChat(args.model, threads=args.threads, use_cache=False)
     backend.lm  # load before serving
     key = os.environ.get(args.api_key_env) if args.api_key_env else None
-    server = ChatCompletionsServer(backend, args.host, args.port, api_key=key)
+    server = ChatCompletionsServer(backend, args.host, args.port, api_key=key, delay=args.delay)
     print(f"serving {args.model} at {server.url}", flush=True)
     try:
         server._httpd.serve_forever()

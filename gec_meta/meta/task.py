@@ -409,8 +409,10 @@ class Task:
         """Statistics, system scores and their agreement with the human judgments."""
         ds = self.dataset
         t0 = time.perf_counter()
+        self.metric.reset_usage()
         metric, stats = self.statistics()
         t1 = time.perf_counter()
+        usage = metric.usage()
         scored = Scored(ds, metric, stats, self.aggregation,
                         np.asarray(self.aggregation(metric, stats), dtype=np.float64))
         sentence_scores = metric.comparable_scores(stats) if self.sentence_level else None
@@ -434,7 +436,8 @@ class Task:
             aggregation=self.aggregation.name,
             system_scores={s: float(v) for s, v in zip(ds.systems, scored.system_scores)},
             diagnostics=metric.diagnostics(stats, ds.systems) or None,
-            timing={"statistics_s": t1 - t0, "aggregation_s": t2 - t1, "meta_eval_s": t3 - t2},
+            timing={"statistics_s": t1 - t0, "aggregation_s": t2 - t1, "meta_eval_s": t3 - t2,
+                    **({"usage": usage} if usage else {})},
             scored=scored,
             **humans,
         )

@@ -183,6 +183,15 @@ class Metric(abc.ABC):
         """
         return {}
 
+    def reset_usage(self) -> None:
+        """Start counting :meth:`usage` afresh (called by :meth:`gec_meta.meta.task.Task.run`)."""
+
+    def usage(self) -> dict | None:
+        """What computing the statistics cost since :meth:`reset_usage` (LLM evaluators: requests,
+        tokens, retries, cache hits, wall time), recorded in a run's ``timing.json`` and
+        ``results.md``, never in ``results.json``; default None."""
+        return None
+
     # ----------------------------------------------------------------- identity
     def options(self) -> dict[str, object]:
         """The fields that change the number, as plain values (for signatures and caches)."""

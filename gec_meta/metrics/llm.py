@@ -74,6 +74,10 @@ MAX_TARGETS = 5
 CONLL14_SOURCE = "conll14/conll14st-test.tok.src"
 
 
+#: How a dry run counts tokens without the model's tokenizer (:func:`gec_meta.llm.backends.estimate_tokens`).
+ESTIMATE_RULE = "estimate: ~4 characters a token, OpenAI's rule of thumb for English text, + 4 a message"
+
+
 class MissingAnswersWarning(UserWarning):
     """Some targets got no valid score after the retries (their sentence scores are NaN)."""
 
@@ -435,6 +439,25 @@ class LLMEvaluator(Metric):
                     out[s, n, 0, 0] = value
         return out
 
+    def reset_usage(self) -> None:
+        self.run_log.reset()
+        self.llm.stats.reset()
+
+    def usage(self) -> dict:
+        """What the statistics cost since :meth:`reset_usage`: prompts, answers made by the model
+        and served from the cache, requests sent (with network/HTTP retries), retries of
+        malformed answers, tokens, model and wall time, the price (given ``llm.price_per_1k_*``)
+        and how requests were scheduled (``timing.json`` and ``results.md`` of a run)."""
+        s, log, backend = self.llm.stats, self.run_log, self.llm
+        out = {"backend": backend.signature(), "prompts": log.prompts, "answers_made": s.calls,
+               "cache_hits": s.cache_hits, "requests": s.requests, "http_retries": s.retries,
+               "answer_retries": log.retries, "prompt_tokens": s.prompt_tokens,
+               "completion_tokens": s.completion_tokens, "model_s": round(s.seconds, 3),
+               "wall_s": round(s.wall_seconds, 3), **backend.scheduling()}
+        if backend.pricing.known:
+            out["price"] = round(backend.pricing.cost(s.prompt_tokens, s.completion_tokens), 6)
+        return out
+
     def describe_plan(self, jobs: Sequence[PromptJob], show: int | None = None) -> str:
         """The dry-run report: the prompts (the first ``show``; None = all), the model calls a
         run would make (answers not cached yet) and their estimated token count."""
@@ -453,18 +476,29 @@ class LLMEvaluator(Metric):
             tokens += n
             exact &= ok
         max_new = backend.decoding.max_new_tokens
-        if getattr(backend, "structured", False):
-            answer_tokens = (f"about {8 * sum(len(j.targets) for j in todo)} (structured output: the JSON is "
-                             f"written for the model, ~8 tokens a target, of which it chooses one)")
+        if getattr(backend, "structured", False) and backend.kind == "transformers":
+            completion = 8 * sum(len(j.targets) for j in todo)
+            answer_tokens = (f"about {completion} (structured output: the JSON is written for the model, ~8 tokens "
+                             f"a target, of which it chooses one)")
         else:
-            answer_tokens = f"at most {len(todo) * max_new} ({max_new} per call)"
+            completion = len(todo) * max_new
+            answer_tokens = f"at most {completion} ({max_new} per call)"
+        retries = len(todo) * self.max_retries
+        if backend.pricing.known:
+            first = backend.pricing.cost(tokens, completion)
+            price = (f"price: at most {first:.4f} (prompt tokens x {backend.pricing.price_per_1k_input_tokens} + "
+                     f"answer tokens x {backend.pricing.price_per_1k_output_tokens} per 1,000); at most "
+                     f"{first * (1 + self.max_retries):.4f} if every answer were retried {self.max_retries} times")
+        else:
+            price = (f"price: set {backend.config_key}.price_per_1k_input_tokens and "
+                     f"{backend.config_key}.price_per_1k_output_tokens for an estimate")
         lines.append(
             f"===== dry run: {self.signature()}\n"
             f"{len(jobs)} prompts ({sum(len(j.targets) for j in jobs)} targets) for {len({j.sentence for j in jobs})} "
             f"sentences; {len(jobs) - len(todo)} answered in the cache; {len(todo)} model calls to make "
-            f"(up to {len(todo) * (self.max_retries + 1)} with {self.max_retries} retries each)\n"
-            f"prompt tokens of those calls: {tokens} ({'exact, model tokenizer' if exact else 'estimate: ~4 characters a token'}); "
-            f"answer tokens: {answer_tokens}")
+            f"(up to {len(todo) + retries} with {self.max_retries} retries each)\n"
+            f"prompt tokens of those calls: {tokens} ({'exact, model tokenizer' if exact else ESTIMATE_RULE}); "
+            f"answer tokens: {answer_tokens}\n{price}")
         return "\n".join(lines)
 
     # ----------------------------------------------------------------- stage 2

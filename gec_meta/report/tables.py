@@ -285,8 +285,9 @@ def sentence_rows(results: Iterable[dict]) -> list[dict]:
     return rows
 
 
-def single_run_markdown(res: dict) -> str:
-    """Markdown report of one run (written next to ``results.json``)."""
+def single_run_markdown(res: dict, usage: dict | None = None) -> str:
+    """Markdown report of one run (written next to ``results.json``), with what computing the
+    statistics cost when the metric reports it (``usage``: LLM requests, tokens, ...)."""
     parts = [f"# {res['metric']} on {res['dataset']} ({res['setting']})\n",
              f"`{res['signature']}`\n"]
     missing = (res.get("diagnostics") or {}).get("missing")
@@ -307,6 +308,10 @@ def single_run_markdown(res: dict) -> str:
     ranked = sorted(res["system_scores"].items(), key=lambda kv: -kv[1])
     parts.append(render([{"rank": i + 1, "system": s, "score": v} for i, (s, v) in enumerate(ranked)],
                         ["rank", "system", "score"], digits=4))
+    if usage:
+        parts.append("\n## Cost of the statistics (this run)\n")
+        parts.append(render([{"what": k, "value": "–" if v is None else str(v)} for k, v in usage.items()],
+                            ["what", "value"]))
     return "".join(parts)
 
 
