@@ -102,6 +102,8 @@ class RateLimiter:
                 if left + tokens <= self.tpm:
                     wait_s = max(wait_s, start + self.WINDOW_S - now)
                     break
+            else:  # larger than the limit: until the window is empty
+                wait_s = max(wait_s, self._events[-1][0] + self.WINDOW_S - now)
         return wait_s
 
     def acquire(self, tokens: int, stop: threading.Event | None = None) -> None:

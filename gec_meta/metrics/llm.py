@@ -450,7 +450,7 @@ class LLMEvaluator(Metric):
         and how requests were scheduled (``timing.json`` and ``results.md`` of a run)."""
         s, log, backend = self.llm.stats, self.run_log, self.llm
         out = {"backend": backend.signature(), "prompts": log.prompts, "answers_made": s.calls,
-               "cache_hits": s.cache_hits, "requests": s.requests, "http_retries": s.retries,
+               "cache_hits": s.cache_hits, "requests": s.requests, "request_retries": s.retries,
                "answer_retries": log.retries, "prompt_tokens": s.prompt_tokens,
                "completion_tokens": s.completion_tokens, "model_s": round(s.seconds, 3),
                "wall_s": round(s.wall_seconds, 3), **backend.scheduling()}
