@@ -147,30 +147,52 @@ def spread(items: list, count: int) -> list:
     return [items[i] for i in np.linspace(0, len(items) - 1, count).astype(int)]
 
 
-def compare_batch1(name: str, dataset, count: int) -> dict:
+def compare_batch1(name: str, dataset, count: int, batch_size: int = 8, cached: bool = True) -> dict:
     """Answer ``count`` prompts (0 = all) one at a time without the cache and compare them with
-    the cached (batched) answers: answers that differ, targets whose score differs, the largest
-    difference of a value probability, and the time a prompt."""
-    batched = load_metric(name).bind(dataset.sources, dataset.hypotheses, ())
-    jobs = spread(batched.plan(dataset.sources, dataset.hypotheses), count)
+    the batched answers (from the cache when ``cached``, else made here, also uncached): answers
+    that differ, targets whose score differs, the largest difference of a value probability, and
+    the wall and CPU time a prompt of both."""
+    metric = load_metric(name, f"llm.batch_size={batch_size}").bind(dataset.sources, dataset.hypotheses, ())
+    jobs = spread(metric.plan(dataset.sources, dataset.hypotheses), count)
     requests = [Request(j.prompt, None, answer_schema(len(j.targets))) for j in jobs]
-    cached = batched.llm.answer_many(requests)
-    if batched.llm.stats.calls:
-        raise SystemExit(f"{name}: {batched.llm.stats.calls} answers were not cached: run the batched scoring first")
-    alone = load_metric(name, "llm.batch_size=1").llm
-    alone.use_cache = False  # answered again, in memory only
-    alone.lm  # load the model outside the timing
-    t0, c0 = time.perf_counter(), time.process_time()
-    single = alone.answer_many(requests, desc=f"{name} batch 1")
-    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
-    texts = sum(a.text != b.text for a, b in zip(cached, single))
-    scores = sum(x != y for a, b, j in zip(cached, single, jobs)
-                 for x, y in zip(parse_answer(a.text, len(j.targets)).scores, parse_answer(b.text, len(j.targets)).scores))
-    delta = max(abs(p - q) for a, b in zip(cached, single) for k in b.probabilities
-                for p, q in zip(a.probabilities[k], b.probabilities[k]))
-    return {"prompts": len(jobs), "targets": sum(len(j.targets) for j in jobs), "answers_differ": texts,
-            "scores_differ": scores, "max_probability_delta": delta, "per_prompt_s": elapsed / max(1, len(jobs)),
-            "cpu_per_prompt_s": cpu / max(1, len(jobs))}
+    out = {"prompts": len(jobs), "targets": sum(len(j.targets) for j in jobs)}
+    answers = {}
+    for size in ((1,) if cached else (batch_size, 1)):
+        backend = load_metric(name, f"llm.batch_size={size}").llm
+        backend.use_cache = False  # answered again, in memory only
+        backend.lm  # load the model outside the timing
+        t0, c0 = time.perf_counter(), time.process_time()
+        answers[size] = backend.answer_many(requests, desc=f"{name} batch {size}")
+        out[f"per_prompt_s_{size}"] = (time.perf_counter() - t0) / max(1, len(jobs))
+        out[f"cpu_per_prompt_s_{size}"] = (time.process_time() - c0) / max(1, len(jobs))
+    if cached:
+        answers[batch_size] = metric.llm.answer_many(requests)
+        if metric.llm.stats.calls:
+            raise SystemExit(f"{name}: {metric.llm.stats.calls} answers were not cached: score the run first")
+    batched, single = answers[batch_size], answers[1]
+    out["answers_differ"] = sum(a.text != b.text for a, b in zip(batched, single))
+    out["scores_differ"] = sum(x != y for a, b, j in zip(batched, single, jobs)
+                               for x, y in zip(parse_answer(a.text, len(j.targets)).scores,
+                                               parse_answer(b.text, len(j.targets)).scores))
+    out["max_probability_delta"] = max(abs(p - q) for a, b in zip(batched, single) for k in b.probabilities
+                                       for p, q in zip(a.probabilities[k], b.probabilities[k]))
+    return out
+
+
+def comparison_table(compared: dict, results: dict, batch_size: int) -> str:
+    """The batch-1 comparison as a Markdown table (the batched times from ``results`` when the
+    comparison reused the cached answers)."""
+    rows = [f"| evaluator | prompts compared | answers that differ | target scores that differ | largest "
+            f"probability difference | s a prompt, batch 1 | s a prompt, batch {batch_size} | CPU s a prompt, "
+            f"batch 1 | CPU s a prompt, batch {batch_size} |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for name, c in compared.items():
+        wall = c.get(f"per_prompt_s_{batch_size}", results.get(name, {}).get("per_prompt_s", float("nan")))
+        cpu = c.get(f"cpu_per_prompt_s_{batch_size}", results.get(name, {}).get("cpu_per_prompt_s", float("nan")))
+        rows.append(f"| {LABELS[name]} | {c['prompts']} | {c['answers_differ']} | {c['scores_differ']} of "
+                    f"{c['targets']} | {c['max_probability_delta']:.1e} | {c['per_prompt_s_1']:.2f} | {wall:.2f} | "
+                    f"{c['cpu_per_prompt_s_1']:.2f} | {cpu:.2f} |")
+    return "\n".join(rows)
 
 
 def fmt(x: float) -> str:
@@ -316,15 +338,7 @@ def report(results: dict, not_run: list[str], out: Path, batch_size: int = 8) ->
             f"rounding, so the value probabilities differ in the last digits; an answered integer can only flip "
             f"where two values are near-tied. Times on this shared 2-core machine ({threads()}, niced) are noisy; "
             f"CPU seconds a prompt (process time) are less so.\n\n"
-            f"| evaluator | prompts compared | answers that differ | target scores that differ | largest "
-            f"probability difference | s a prompt, batch 1 | s a prompt, batch {batch_size} | CPU s a prompt, "
-            f"batch 1 | CPU s a prompt, batch {batch_size} |\n"
-            f"|---|---|---|---|---|---|---|---|---|")
-        for name, c in compared.items():
-            parts.append(f"| {LABELS[name]} | {c['prompts']} | {c['answers_differ']} | {c['scores_differ']} of "
-                         f"{c['targets']} | {c['max_probability_delta']:.1e} | {c['per_prompt_s']:.2f} | "
-                         f"{results[name]['per_prompt_s']:.2f} | {c['cpu_per_prompt_s']:.2f} | "
-                         f"{results[name]['cpu_per_prompt_s']:.2f} |")
+            + comparison_table(compared, results, batch_size))
         parts.append("")
     for name in not_run:
         parts.append(f"\n## {LABELS[name]}\n\nNot run here (see the projected time in the engineer's report); "
@@ -345,12 +359,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--batch-size", type=int, default=8, help="prompts per forward pass (llm.batch_size)")
     parser.add_argument("--compare-batch1", type=int, default=None, metavar="N",
                         help="answer N prompts per evaluator (0 = all) one at a time and compare")
+    parser.add_argument("--compare-only", action="store_true",
+                        help="with --compare-batch1: answer the N prompts batched and one at a time, both "
+                             "without the cache, print the comparison and stop")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     limit_threads()
     names = [n for n in args.evaluators.split(",") if n]
     dataset = load_seeda(default_root(), "base")
     if args.measure:
         measure(names, args.measure, dataset, args.batch_size)
+        return
+    if args.compare_only:
+        compared = {name: compare_batch1(name, dataset, args.compare_batch1 or 0, args.batch_size, cached=False)
+                    for name in names}
+        print(comparison_table(compared, {}, args.batch_size))
         return
     results = {}
     for name in names:
@@ -360,7 +382,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         # The same cached answers scored by the model's probabilities (no model call).
         results[name]["expected"] = run_one(name, dataset, scoring="expected", batch_size=args.batch_size)
         if args.compare_batch1 is not None:
-            results[name]["batch1"] = compare_batch1(name, dataset, args.compare_batch1)
+            results[name]["batch1"] = compare_batch1(name, dataset, args.compare_batch1, args.batch_size)
             print(f"{name}: batch 1 vs {args.batch_size}: {results[name]['batch1']}", flush=True)
     print(report(results, [n for n in LABELS if n not in names], args.out, args.batch_size))
 
