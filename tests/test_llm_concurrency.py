@@ -302,3 +302,50 @@ def test_backend_recovers_a_journal_into_the_cache(tmp_path, monkeypatch):
     second = Counting("journal-test")
     second.answer_many([Request("# targets\nA\n\n# output format"), Request("# targets\nB\n\n# output format")])
     assert len(calls) == 2 and second.stats.cache_hits == 2
+
+
+# --------------------------------------------------------------------------- the whole CLI run
+def run_cli(args, data_root, cache, **popen):
+    env = {**os.environ, "GEC_META_DATA": str(data_root), "GEC_META_CACHE": str(cache)}
+    return subprocess.Popen([sys.executable, "run.py", *args], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, **popen)
+
+
+@pytest.mark.slow
+def test_llm_s_on_seeda_base_with_16_requests_in_flight(data_root, tmp_path):
+    """LLM-S on SEEDA Base (588 prompts) against the server slowed to 0.25 s a request:
+    ``llm.concurrency=16`` takes at most 0.3x the time of one request after the other, with
+    byte-identical sentence_scores.tsv and results.json (but the config hash); a run stopped
+    halfway with Ctrl-C and rerun asks no question twice (counted at the server)."""
+    with ChatCompletionsServer(HashJudge("stub"), delay=0.25) as server:
+        common = ["metric=llm_s", "llm=openai", f"llm.base_url={server.url}", "llm.model=stub",
+                  "llm.api_key_env=null", "aggregation=trueskill", "meta_eval.sentence_variant=displayed"]
+        out = {}
+        for c in (1, 16):
+            proc = run_cli([*common, f"llm.concurrency={c}", f"hydra.run.dir={tmp_path / f'run{c}'}"], data_root,
+                           tmp_path / f"cache{c}")
+            assert proc.wait(timeout=900) == 0, proc.stderr.read()[-3000:]
+            out[c] = tmp_path / f"run{c}"
+        assert len(server.bodies) == 588 and set(server.bodies.values()) == {2}
+        assert (out[1] / "sentence_scores.tsv").read_bytes() == (out[16] / "sentence_scores.tsv").read_bytes()
+        results = [json.loads((out[c] / "results.json").read_text()) for c in (1, 16)]
+        assert results[0].pop("config_id") != results[1].pop("config_id")  # the config names the concurrency
+        assert results[0] == results[1]
+        timing = {c: json.loads((out[c] / "timing.json").read_text()) for c in (1, 16)}
+        assert timing[16]["statistics_s"] <= 0.3 * timing[1]["statistics_s"], timing
+        usage = timing[16]["usage"]
+        assert (usage["prompts"], usage["answers_made"], usage["requests"], usage["concurrency"]) == (588, 588, 588, 16)
+        assert "## Cost of the statistics (this run)" in (out[16] / "results.md").read_text()
+        # Stopped halfway (Ctrl-C), then rerun: every question asked once more in all.
+        args = [*common, "llm.concurrency=16", f"hydra.run.dir={tmp_path / 'killed'}"]
+        proc = run_cli(args, data_root, tmp_path / "cache-killed")
+        deadline = time.monotonic() + 600
+        while server.requests < 2 * 588 + 294 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=120) != 0 and not (tmp_path / "killed" / "results.json").exists()
+        assert server.requests < 3 * 588
+        proc = run_cli(args, data_root, tmp_path / "cache-killed")
+        assert proc.wait(timeout=900) == 0, proc.stderr.read()[-3000:]
+        assert set(server.bodies.values()) == {3} and server.requests == 3 * 588
+        assert (tmp_path / "killed" / "sentence_scores.tsv").read_bytes() == (out[1] / "sentence_scores.tsv").read_bytes()

@@ -228,6 +228,16 @@ class TransformersChat(ChatBackend):
                                   f"not single tokens; structured output needs them to be")
         return out
 
+    def _last_logits_only(self) -> dict:
+        """``logits_to_keep=1`` where the model takes it (transformers >= 4.50): the vocabulary
+        projection of the last position only (the only one read), not of every prompt token."""
+        if self.__dict__.get("_keep") is None:
+            import inspect
+
+            self._keep = {"logits_to_keep": 1} if "logits_to_keep" in inspect.signature(self.lm.forward).parameters \
+                else {}
+        return self._keep
+
     def _structured_batch(self, rows: list[list[int]], items) -> list[tuple[Answer, int]]:
         """The JSON objects of the rows' schemas (integer properties only), each value chosen by
         the model, with the model's probability of every allowed value at each choice.
@@ -266,7 +276,8 @@ class TransformersChat(ChatBackend):
                 done = min(_common_prefix(rows[0], r, len(r) - 1) for r in rows)
                 if done == 0:  # nothing shared: no unmasked token before the padding; one row at a time
                     return [self._structured_batch([r], [item])[0] for r, item in zip(rows, items)]
-                out = model(input_ids=torch.tensor([rows[0][:done]], device=self.device), use_cache=True)
+                out = model(input_ids=torch.tensor([rows[0][:done]], device=self.device), use_cache=True,
+                            **self._last_logits_only())
                 past = out.past_key_values
                 if store and done >= 32:
                     self._store_prefix(rows[0][:done], past)
@@ -290,7 +301,7 @@ class TransformersChat(ChatBackend):
                 out = model(input_ids=torch.tensor(input_ids, device=self.device),
                             attention_mask=torch.tensor(mask, device=self.device),
                             position_ids=torch.tensor(positions, device=self.device),
-                            past_key_values=past, use_cache=True)
+                            past_key_values=past, use_cache=True, **self._last_logits_only())
                 past = out.past_key_values
                 if store:  # batch of one, nothing stored yet: this prompt's tokens (the old behaviour)
                     self._store_prefix(rows[0], past)
