@@ -352,3 +352,26 @@ def test_results_record_missing_answers():
     diag = metric.diagnostics(stats, ("A", "B", "C"))
     assert diag == {"missing": {"cells": 3, "of": 12, "per_system": {"A": 1, "C": 2}}}
 
+
+
+def test_a_run_records_what_the_llm_cost(data_root):
+    """Task.run puts the LLM usage into the timing (timing.json), not into results.json, and
+    results.md shows it; a rerun served by the statistics cache asks nothing."""
+    from gec_meta.data.datasets import load_seeda
+    from gec_meta.meta.aggregation import Average
+    from gec_meta.meta.task import Task
+    from gec_meta.report.tables import single_run_markdown
+
+    ds = load_seeda(data_root, "base")
+    metric, backend = make(model_name="usage")
+    backend.pricing = type(backend.pricing)(0.5, 2.0)
+    result = Task(ds, metric, Average(), window=None, spa_permutations=0).run()
+    usage = result.timing["usage"]
+    # Per sentence, its distinct outputs in prompts of at most 5 (App. A).
+    prompts = sum(math.ceil(len({h[n] for h in ds.hypotheses}) / 5) for n in range(len(ds.sources)))
+    assert (usage["prompts"], usage["answers_made"], usage["requests"], usage["cache_hits"]) == (prompts,) * 3 + (0,)
+    assert usage["answer_retries"] == 0 and usage["price"] == 0.0  # the scripted backend counts no tokens
+    assert "usage" not in result.to_json(timing=False) and "timing" not in result.to_json(timing=False)
+    assert "## Cost of the statistics (this run)" in single_run_markdown(result.to_json(timing=False), usage)
+    again = Task(ds, make(model_name="usage")[0], Average(), window=None, spa_permutations=0).run()
+    assert again.timing["usage"]["prompts"] == again.timing["usage"]["answers_made"] == 0

@@ -2,15 +2,21 @@
 
 * :class:`gec_meta.llm.local.TransformersChat` — a local causal LM with a chat template (a hub id in the local Hub
   cache, a folder, a ``.gguf`` file or ``pkg://<package>/<file>.gguf``, resolved by
-  :mod:`gec_meta.models.loading`), generating on the CPU;
+  :mod:`gec_meta.models.loading`), ``batch_size`` prompts per forward pass;
+* :class:`gec_meta.llm.vllm.VLLMChat` — vLLM's offline engine;
 * :class:`gec_meta.llm.openai.OpenAICompatibleChat` — any server that speaks the OpenAI chat-completions protocol
-  (``POST <base_url>/chat/completions``), through ``urllib`` (no client package needed); the API
-  key is read from the environment variable the config names, never from the config itself.
+  (``POST <base_url>/chat/completions``), through ``urllib`` (no client package needed),
+  ``concurrency`` requests in flight; the API key is read from the environment variable the
+  config names, never from the config itself.
 
 Every answer is cached on disk (:class:`gec_meta.cache.KeyValueStore`) in the namespace of
 the backend and model identity, under the hash of the exact messages and the decoding settings
 (temperature, seed, token limit), so a rerun or a resumed run makes no model call for what it
-has seen.  :attr:`ChatBackend.stats` counts model calls, cache hits and model time.
+has seen.  :meth:`ChatBackend.answer_many` answers a list of requests: the cached ones from the
+cache, the others through the backend's :meth:`ChatBackend.generate_many` (batched locally,
+many requests in flight remotely), each journaled as it arrives (:mod:`gec_meta.llm.journal`)
+and put into the cache in request order.  :attr:`ChatBackend.stats` counts answers made,
+cache hits, requests, retries, tokens, model and wall time.
 
 Decoding: greedy by default (``temperature: 0``); a positive temperature samples with the
 given seed (``torch.manual_seed`` locally; the ``seed`` request field remotely, which servers

@@ -42,9 +42,11 @@ integer; it reuses the same cached answers.
 
 **Cost.** Every prompt/answer is cached by :mod:`gec_meta.llm.backends` (key: backend, model,
 prompt hash, decoding), and the statistics are cached per system set like any metric's, so a
-rerun makes no model call and an interrupted run resumes where it stopped.  ``dry_run: true``
-prints the prompts and the number of model calls a run would make with an estimated token
-count, and stops (:class:`DryRunFinished`).
+rerun makes no model call and an interrupted run resumes where it stopped.  The first answers
+of all prompts are asked in one call of the backend (batched or concurrent), then each round of
+retries (:meth:`LLMEvaluator.score_prompts`).  ``dry_run: true`` prints the prompts, the model
+calls a run would make, their tokens and (given the backend's prices) their price, and stops
+(:class:`DryRunFinished`); :meth:`LLMEvaluator.usage` is what a run cost.
 
 Statistics: shape (S, N, 1, 2), last axis (score, missing); score is 0 where missing is 1.
 """
