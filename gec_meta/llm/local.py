@@ -282,10 +282,7 @@ class TransformersChat(ChatBackend):
                 if store and done >= 32:
                     self._store_prefix(rows[0][:done], past)
                     store = False
-            if past is not None and B > 1:
-                import copy
-
-                past = copy.deepcopy(past)
+            if past is not None and B > 1:  # a copy already (reused, or stored as a copy): widen it in place
                 past.batch_repeat_interleave(B)
             pending = [r[done:] + key_tokens[b][0] for b, r in enumerate(rows)]
             mask = [[1] * done for _ in range(B)]
@@ -303,7 +300,7 @@ class TransformersChat(ChatBackend):
                             position_ids=torch.tensor(positions, device=self.device),
                             past_key_values=past, use_cache=True, **self._last_logits_only())
                 past = out.past_key_values
-                if store:  # batch of one, nothing stored yet: this prompt's tokens (the old behaviour)
+                if store and B == 1:  # nothing stored yet: this prompt's tokens (as one prompt at a time did)
                     self._store_prefix(rows[0], past)
                     store = False
                 last = out.logits[:, -1].float().cpu()  # the sampling generators are CPU ones
