@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
 import time
 from dataclasses import asdict, dataclass, field, replace
 from typing import Iterator, Sequence
@@ -229,6 +230,10 @@ class ChatBackend:
         self._store: KeyValueStore | None = None
         self._journal: AnswerJournal | None = None
         self._unflushed = 0
+        #: Set by :meth:`answer_many` while it waits: a backend's worker threads call it with each
+        #: :class:`Made` as soon as the answer arrives, so that a killed run loses only the
+        #: requests still in flight.
+        self._on_arrival = None
 
     # ----------------------------------------------------------------- subclass API
     def model_identity(self) -> str:
@@ -343,15 +348,23 @@ class ChatBackend:
             todo_keys = list(todo)
             bar = tqdm(total=len(todo_keys), desc=desc, unit="request", leave=False,
                        disable=None if len(todo_keys) >= 20 else True)
+            lock = threading.Lock()
+
+            def journal(m: Made) -> dict:
+                """Journal an answer once (the backend's threads may call this as it arrives)."""
+                key = todo_keys[m.index]
+                with lock:
+                    if key not in made:
+                        made[key] = {"text": m.answer.text, "probabilities": m.answer.probabilities,
+                                     "seconds": m.seconds, "decoding": asdict(todo[key][1])}
+                        self._journal.append(key, made[key])
+                return made[key]
+
+            self._on_arrival = journal
             t0 = time.perf_counter()
             try:
                 for m in self.generate_many(list(todo.values())):
-                    key = todo_keys[m.index]
-                    decoding = todo[key][1]
-                    value = {"text": m.answer.text, "probabilities": m.answer.probabilities, "seconds": m.seconds,
-                             "decoding": asdict(decoding)}
-                    made[key] = value
-                    self._journal.append(key, value)
+                    journal(m)
                     self.stats.calls += 1
                     self.stats.requests += not self.counts_requests
                     self.stats.seconds += m.seconds
@@ -360,6 +373,7 @@ class ChatBackend:
                     self.stats.completion_tokens += m.completion_tokens
                     bar.update(1)
             finally:
+                self._on_arrival = None
                 self.stats.wall_seconds += time.perf_counter() - t0
                 bar.close()
                 for key in todo_keys:  # into the cache in request order, whatever the order of arrival

@@ -248,8 +248,12 @@ class OpenAICompatibleChat(ChatBackend):
             raise LLMBackendError(f"{self.base_url}/chat/completions: no choices[0].message.content in "
                                   f"{json.dumps(data)[:300]}") from None
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
-        return Made(index, Answer("" if content is None else str(content)), seconds,
+        made = Made(index, Answer("" if content is None else str(content)), seconds,
                     int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0))
+        arrival = self._on_arrival
+        if arrival is not None:
+            arrival(made)  # journaled now, from this thread
+        return made
 
     def generate(self, messages: Messages, decoding: Decoding, schema: dict | None = None) -> str:
         return self._complete(0, messages, decoding, schema).answer.text
