@@ -347,8 +347,6 @@ def load_gmeg_wiki(root: str | Path, split: str = "test") -> Dataset:
     hyps = {s: read_lines(wiki / f, expected=n) for s, f in files.items()}
     refs = tuple(read_lines(wiki / f"ref{k}", expected=n) for k in (1, 2, 3))
     scores_path = base / "wiki-corpus-scores.csv"
-    if not scores_path.is_file():
-        raise MissingDataError(f"{scores_path}: no such file (run `make data`)")
     rows = list(csv.DictReader(io.StringIO(read_text(scores_path)[1])))
     try:
         table = {r["system"].strip(): float(r["score"]) for r in rows}
@@ -378,8 +376,6 @@ def _gmeg_segment_scores(path: Path, n: int) -> np.ndarray:
     """``wiki-segment-scores.csv``: the mean rating of every system's output of each of the
     ``n`` sentences (one row per sentence, one column per system), shape (S, n) in
     :data:`GMEG_SYSTEMS` order; NaN for the sentences nobody rated (an empty row)."""
-    if not path.is_file():
-        raise MissingDataError(f"{path}: no such file (run `make data`)")
     rows = list(csv.reader(io.StringIO(read_text(path)[1])))
     if not rows:
         raise DataError("empty file: expected a header row of system names", path)

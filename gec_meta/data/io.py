@@ -18,6 +18,7 @@ import math
 import os
 from contextlib import contextmanager
 from pathlib import Path
+from stat import S_ISREG
 from typing import Iterator, Sequence
 
 from gec_meta.errors import DataError, MissingDataError
@@ -85,6 +86,8 @@ def file_digest(path: str | Path) -> str | None:
     key = str(Path(path).absolute())
     try:
         stat = os.stat(key)
+        if not S_ISREG(stat.st_mode):  # a FIFO would block, /dev/zero never end
+            return None
         known = _DIGESTS.get(key)
         if known is not None and known[:2] == (stat.st_size, stat.st_mtime_ns):
             return known[2]
@@ -99,13 +102,16 @@ def read_bytes(path: str | Path) -> bytes:
 
     Raises:
         MissingDataError: the file does not exist.
-        DataError: the path is a directory or cannot be read.
+        DataError: the path is a directory, not a regular file (a FIFO, a device such as a
+            symlink to /dev/zero: reading it would block or never end) or cannot be read.
     """
     path = Path(path)
     if path.is_dir():
         raise DataError("is a directory, expected a file", path)
     if not path.is_file():
-        raise MissingDataError(f"{path}: no such file (run `make data` or set GEC_META_DATA)")
+        if not path.exists():
+            raise MissingDataError(f"{path}: no such file (run `make data` or set GEC_META_DATA)")
+        raise DataError("not a regular file (a FIFO, socket or device), expected a file", path)
     try:
         stat = path.stat()
         raw = path.read_bytes()
