@@ -766,7 +766,7 @@ import warnings  # noqa: E402
 
 from gec_meta import cache  # noqa: E402
 from gec_meta.cache import ArrayStore, CacheWarning, KeyValueStore  # noqa: E402
-from gec_meta.meta.task import MIN_BOOTSTRAP_SAMPLES  # noqa: E402
+from gec_meta.meta.task import MAX_RESAMPLES, MIN_BOOTSTRAP_SAMPLES  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -1105,7 +1105,7 @@ TASK_SETTINGS = [
     (dict(window=2.5), r"meta_eval.window must be an integer: 0 \(off\) or >= 2 or null, got 2.5"),
     (dict(window=1), r"meta_eval.window"),
     (dict(window=-4), r"meta_eval.window"),
-    (dict(bootstrap_samples=1), rf"meta_eval.bootstrap_samples must be an integer: 0 \(off\) or >= {MIN_BOOTSTRAP_SAMPLES}, got 1"),
+    (dict(bootstrap_samples=1), rf"meta_eval.bootstrap_samples must be an integer: 0 \(off\) or >= {MIN_BOOTSTRAP_SAMPLES} and <= {MAX_RESAMPLES}, got 1"),
     (dict(bootstrap_samples=-5), r"meta_eval.bootstrap_samples"),
     (dict(bootstrap_samples=100.0), r"meta_eval.bootstrap_samples"),
     (dict(bootstrap_seed=-1), r"meta_eval.bootstrap_seed must be an integer >= 0, got -1"),
