@@ -1,8 +1,8 @@
 """``gec-meta attribute``: how much each hypothesis edit contributes to a sentence-level score.
 
     gec-meta attribute --src S --hyp H [--ref R ...] --metric M --method add|sub|shapley [--json]
-        [--line N] [--png PATH] [--by-type [--cat 1|2|3]] [--max-exact-edits 10]
-        [--num-samples 1000] [--seed 0] [--normalize] [-c OVERRIDE] [-m FIELD=VALUE]
+        [--line N] [--png PATH] [--by-type [--cat 1|2|3]] [--max-exact-edits 10 (0..16)]
+        [--num-samples 1000 (1..10000)] [--seed 0] [--normalize] [-c OVERRIDE] [-m FIELD=VALUE]
 
 ``--src``/``--hyp`` are files of tokenised sentences (one per line; ``--ref`` as for ``score``:
 plain-text references or one M2 file).  Every sentence (or only line ``--line N``, 1-based) is
@@ -22,7 +22,7 @@ import argparse
 import json
 from typing import Sequence
 
-from gec_meta.analysis.attribution import MAX_EXACT_EDITS, METHODS, NUM_SAMPLES
+from gec_meta.analysis.attribution import MAX_EXACT_EDITS, MAX_EXACT_EDITS_LIMIT, MAX_NUM_SAMPLES, METHODS, NUM_SAMPLES
 from gec_meta.errors import ConfigError
 
 
@@ -36,9 +36,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--method", default="shapley", choices=METHODS)
     ap.add_argument("--line", type=int, default=None, help="attribute only this line (1-based)")
     ap.add_argument("--max-exact-edits", type=int, default=MAX_EXACT_EDITS,
-                    help="exact Shapley values up to this many edits, sampled beyond")
-    ap.add_argument("--num-samples", type=int, default=NUM_SAMPLES, help="edit orders for sampled Shapley values")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the sampled edit orders")
+                    help=f"exact Shapley values up to this many edits (0..{MAX_EXACT_EDITS_LIMIT}: 2^E edited "
+                         "sentences), sampled beyond")
+    ap.add_argument("--num-samples", type=int, default=NUM_SAMPLES,
+                    help=f"edit orders for sampled Shapley values (1..{MAX_NUM_SAMPLES})")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the sampled edit orders (>= 0)")
     ap.add_argument("--normalize", action="store_true",
                     help="rescale add/sub values to sum to sent_score - src_score (as gec-metrics)")
     ap.add_argument("--by-type", action="store_true", help="mean attribution per ERRANT error type")
@@ -109,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(out[0] if len(out) == 1 else out, indent=1))
         return 0
     for label, att in zip(labels, atts):
-        kind = f"{att.method}{' (sampled)' if att.sampled else ''}"
+        kind = att.method + (f", sampled: {att.samples} orders, seed {list(att.seed)}" if att.sampled else "")
         print(f"{label}: src_score {att.src_score:.4f}  sent_score {att.sent_score:.4f}  "
               f"({kind}; sum {float(att.attribution.sum()):+.4f})")
         for e, a in zip(att.edits, att.attribution):
