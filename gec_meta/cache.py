@@ -41,7 +41,6 @@ import json
 import os
 import pickle
 import shutil
-import tempfile
 import warnings
 import zlib
 from collections import Counter
@@ -49,6 +48,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import numpy as np
+
+from gec_meta.outputs import replace_atomically
 
 #: Process-wide cache accounting: ``{kind}_hit`` / ``{kind}_miss`` for kind in kv, arrays,
 #: stats (per-system statistics arrays), parsed, draws; ``kv_put`` / ``arrays_put`` count
@@ -173,21 +174,11 @@ def _try_write(path: Path, data: bytes) -> bool:
 
 def _atomic_write(path: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``path``, then rename it to ``path`` (atomic on
-    POSIX and on NFS, whose server performs the rename). The temporary name ends in ``.tmp``, so
-    it never matches a shard pattern (``*.kvs``, ``*.index``): a job opening the store meanwhile
-    neither reads the unfinished file nor deletes it as corrupt."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    POSIX and on NFS, whose server performs the rename; :func:`gec_meta.outputs.replace_atomically`).
+    The temporary name ends in ``.tmp``, so it never matches a shard pattern (``*.kvs``,
+    ``*.index``): a job opening the store meanwhile neither reads the unfinished file nor
+    deletes it as corrupt."""
+    replace_atomically(path, data, mode=None)
 
 
 def _shards(folder: Path | None, pattern: str) -> list[Path]:

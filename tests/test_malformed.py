@@ -651,10 +651,9 @@ def test_168_reads_are_recorded_with_their_digest(tmp_path):
 
 def _finished_job(tmp_path, inputs, config_id="cfg", metric="m(v=1)"):
     out = tmp_path / "job"
-    out.mkdir(exist_ok=True)
-    (out / "results.json").write_text(_json.dumps({"config_id": config_id, "system": {}}))
     digests = {str(p): _resume.file_digest(p) for p in inputs}
-    (out / "inputs.json").write_text(_resume.inputs_record(config_id, metric, digests))
+    _resume.publish(out, {"results.json": _json.dumps({"config_id": config_id, "system": {}}),
+                          "results.md": "# a result\n"}, config_id, metric, digests)
     return out
 
 
@@ -762,6 +761,7 @@ def test_182_to_184_non_finite_human_score(fake_root, corrupt, value):
 # Part "cache, numbers, settings" (issue 17 items 3, 4, 5, 6, 8): cases 200-299.
 # =================================================================================================
 import errno  # noqa: E402
+import tempfile  # noqa: E402
 import warnings  # noqa: E402
 
 from gec_meta import cache  # noqa: E402
@@ -1028,7 +1028,7 @@ def _unwritable(monkeypatch, err):
     def fail(*args, **kwargs):
         raise OSError(err, os.strerror(err))
 
-    monkeypatch.setattr(cache.tempfile, "mkstemp", fail)
+    monkeypatch.setattr(tempfile, "mkstemp", fail)
 
 
 import os  # noqa: E402
