@@ -949,7 +949,7 @@ def test_214_two_encoder_shards_swapped(tmp_path):
 def test_215_altered_shard_index(tmp_path):
     cache._REPORTED.clear()
     values = _shard_store(tmp_path, n=1)
-    (idx,) = (tmp_path / "arrays-kv").rglob("*.index")
+    (idx,) = (tmp_path / "arrays-kv").rglob("*.jindex")
     idx.write_bytes(_flip_bit(idx.read_bytes()))
     with pytest.warns(CacheWarning, match="checksum mismatch"):
         store = ArrayStore("token-states|t", root=tmp_path)
@@ -987,7 +987,7 @@ def test_217_to_219_corrupt_key_value_shard(tmp_path, fault):
     kv = KeyValueStore("ns", root=tmp_path)
     kv.put("k", (1, 2, 3))
     kv.flush()
-    (shard,) = (tmp_path / "kv").rglob("*.kvs")
+    (shard,) = (tmp_path / "kv").rglob("*.kvj")
     shard.write_bytes(KV_FAULTS[fault](shard.read_bytes()))
     with pytest.warns(CacheWarning, match=str(shard.name)):
         again = KeyValueStore("ns", root=tmp_path)
@@ -1000,7 +1000,7 @@ def test_220_key_value_shard_of_another_namespace(tmp_path):
         kv = KeyValueStore(ns, root=tmp_path)
         kv.put("k", value)
         kv.flush()
-    (sa,), (sb,) = KeyValueStore("a", root=tmp_path).folder.glob("*.kvs"), KeyValueStore("b", root=tmp_path).folder.glob("*.kvs")
+    (sa,), (sb,) = KeyValueStore("a", root=tmp_path).folder.glob("*.kvj"), KeyValueStore("b", root=tmp_path).folder.glob("*.kvj")
     sa.write_bytes(sb.read_bytes())
     with pytest.warns(CacheWarning, match="written under another key"):
         assert KeyValueStore("a", root=tmp_path).get("k") is None
@@ -1012,7 +1012,7 @@ def test_221_to_223_corrupt_parsed_file_is_parsed_again(tmp_path, monkeypatch, f
     cache._REPORTED.clear()
     assert cache.cached_parse("t", b"one", lambda: [1]) == [1]
     assert cache.cached_parse("t", b"two", lambda: [2]) == [2]
-    one, two = sorted((tmp_path / "parsed").glob("*.parsed"), key=lambda p: p.stat().st_mtime_ns)
+    one, two = sorted((tmp_path / "parsed").glob("*.pjson"), key=lambda p: p.stat().st_mtime_ns)
     if fault == "swapped":
         d1, d2 = one.read_bytes(), two.read_bytes()
         one.write_bytes(d2)
