@@ -74,11 +74,11 @@ def test_a_run_that_died_in_a_folder_leaves_the_previous_unit_whole(data_root, t
     back = _run_py(["metric=length", f"hydra.run.dir={out}"], data_root, cache)
     assert back.returncode == 0 and "the config changed" in back.stdout + back.stderr
     changed = {k for k, v in _files(out).items() if v != unit[k]}
-    assert changed <= {"timing.json", "inputs.json"}, changed  # timings (and their digest) vary run to run
+    assert changed <= {"timing.json"}, changed  # timings vary run to run
 
 
 def _unit(out: Path, **files: str) -> None:
-    names = {"results": "results.json", "md": "results.md", "tsv": "sentence_scores.tsv"}
+    names = {"results": "results.json", "md": "results.md", "tsv": "sentence_scores.tsv", "timing": "timing.json"}
     resume.publish(out, {names[k]: v for k, v in files.items()}, "cfg", "m(v=1)", {})
 
 
@@ -98,6 +98,13 @@ def test_resume_checks_every_file_of_the_unit(tmp_path):
     _unit(other, results='{"config_id": "cfg", "x": 1}', md="# A\n")
     (out / "results.json").write_bytes((other / "results.json").read_bytes())
     assert "results.json belongs to another run" in resume.stale_reason(out, "cfg", lambda: "m(v=1)")[1]
+    # timing.json belongs to the unit, without a digest (its times vary; inputs.json stays
+    # byte-identical across runs of a job): another content is fine, a missing one is not.
+    _unit(out, results='{"config_id": "cfg"}', timing='{"total_s": 1.0}')
+    (out / "timing.json").write_text('{"total_s": 2.0}')
+    assert resume.stale_reason(out, "cfg", lambda: "m(v=1)")[1] is None
+    (out / "timing.json").unlink()
+    assert resume.stale_reason(out, "cfg", lambda: "m(v=1)")[1] == f"{out / 'timing.json'} is missing"
     # A record written before outputs were recorded: the job reruns once.
     _unit(out, results='{"config_id": "cfg"}')
     (out / "inputs.json").write_text(json.dumps({"config_id": "cfg", "metric": "m(v=1)", "inputs": {}}))

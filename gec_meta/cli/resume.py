@@ -8,12 +8,14 @@ A finished job's folder holds :data:`OUTPUT_FILES`: ``results.json``, ``results.
     {"config_id": <sha256 of the resolved config>,
      "metric": <the metric's signature: options, model identity, library versions>,
      "inputs": {<absolute path>: <sha256 of its bytes>, ...},
-     "outputs": {<file name>: <sha256 of its bytes>, ...}}
+     "outputs": {<file name>: <sha256 of its bytes>, ..., "timing.json": null}}
 
 ``inputs`` lists the files the job's readers read (:func:`gec_meta.data.io.recording_inputs`):
 data files, M2 and judgment files, score files of ``metric=from_files``; ``outputs`` every other
-file of the unit, ``results.json`` included.  A sidecar rather than a key of ``results.json``,
-so that result files stay byte-identical across runs and machines (the paths are absolute).
+file of the unit, ``results.json`` included (``timing.json`` without a digest: its times vary
+from run to run, and ``inputs.json``, like ``results.json``, is byte-identical across runs of a
+job).  A sidecar rather than a key of ``results.json``, so that result files stay
+byte-identical across runs and machines (the paths are absolute).
 
 Writing (:func:`publish`): every file goes first into a staging folder (``.partial-XXXX``)
 inside the job folder; then the previous ``results.json`` is removed (from here on the folder
@@ -44,12 +46,16 @@ INPUTS_FILE = "inputs.json"
 RESULTS_FILE = "results.json"
 #: Every file of a job's unit (``inputs.json``, the record, is written just before ``results.json``).
 OUTPUT_FILES = (RESULTS_FILE, "results.md", "sentence_scores.tsv", "timing.json", "config.yaml", INPUTS_FILE)
+#: Files of the unit whose content varies from run to run: recorded without a digest (a file of
+#: another unit can only get there by hand: publish moves every file with its results.json).
+VOLATILE = ("timing.json",)
 STAGING_PREFIX = ".partial-"
 
 
 def inputs_record(config_id: str, metric_signature: str, inputs: Mapping[str, str],
-                  outputs: Mapping[str, str] | None = None) -> str:
-    """The text of ``inputs.json`` (``outputs``: file name -> sha256 of the unit's other files)."""
+                  outputs: Mapping[str, str | None] | None = None) -> str:
+    """The text of ``inputs.json`` (``outputs``: file name -> sha256 of the unit's other files,
+    None for :data:`VOLATILE` ones)."""
     return json.dumps(
         {"config_id": config_id, "metric": metric_signature, "inputs": dict(sorted(inputs.items())),
          "outputs": dict(sorted((outputs or {}).items()))},
@@ -72,7 +78,8 @@ def publish(out_dir: str | Path, files: Mapping[str, str], config_id: str, metri
     out_dir = Path(out_dir)
     if RESULTS_FILE not in files or not set(files) < set(OUTPUT_FILES):
         raise ValueError(f"a job's files are {OUTPUT_FILES} with {RESULTS_FILE}, got {sorted(files)}")
-    digests = {name: hashlib.sha256(text.encode("utf-8")).hexdigest() for name, text in files.items()}
+    digests = {name: None if name in VOLATILE else hashlib.sha256(text.encode("utf-8")).hexdigest()
+               for name, text in files.items()}
     files = {**files, INPUTS_FILE: inputs_record(config_id, metric_signature, inputs, digests)}
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -167,6 +174,6 @@ def _outputs_problem(out_dir: Path, outputs) -> str | None:
         now = file_digest(path)
         if now is None:
             return f"{path} is missing"
-        if now != outputs[name]:
+        if outputs[name] is not None and now != outputs[name]:
             return f"{path} belongs to another run or was changed (sha256 {str(outputs[name])[:12]} -> {now[:12]})"
     return None
