@@ -9,8 +9,9 @@ The configs come from the installed package (``pkg://gec_meta.conf``); add your 
 folders with ``hydra.searchpath=[file://my_conf]``.
 
 Each job writes ``results.json`` (with its signature), ``results.md``, ``sentence_scores.tsv``
-(``meta_eval.sentence_scores``), the resolved config and ``inputs.json`` (the sha256 of every file it read
-and wrote) into its Hydra output folder, as one unit (:mod:`gec_meta.cli.resume`).  A job whose folder already holds a result for the same config, the same input
+(``meta_eval.sentence_scores``), the resolved config and ``inputs.json`` (the sha256 of every
+file it read and wrote) into its Hydra output folder, as one unit (:mod:`gec_meta.cli.resume`).
+A job whose folder already holds a result for the same config, the same input
 files and the same metric identity is not recomputed, so rerunning an interrupted sweep with
 the same ``hydra.sweep.dir`` completes it; a changed input, or a corrupt ``results.json``,
 reruns the job and the log says why.
