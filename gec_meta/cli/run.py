@@ -9,8 +9,9 @@ The configs come from the installed package (``pkg://gec_meta.conf``); add your 
 folders with ``hydra.searchpath=[file://my_conf]``.
 
 Each job writes ``results.json`` (with its signature), ``results.md``, ``sentence_scores.tsv``
-(``meta_eval.sentence_scores``), the resolved config and ``inputs.json`` (the sha256 of every file it read, :mod:`gec_meta.cli.resume`) into its Hydra
-output folder.  A job whose folder already holds a result for the same config, the same input
+(``meta_eval.sentence_scores``), the resolved config and ``inputs.json`` (the sha256 of every
+file it read and wrote) into its Hydra output folder, as one unit (:mod:`gec_meta.cli.resume`).
+A job whose folder already holds a result for the same config, the same input
 files and the same metric identity is not recomputed, so rerunning an interrupted sweep with
 the same ``hydra.sweep.dir`` completes it; a changed input, or a corrupt ``results.json``,
 reruns the job and the log says why.
@@ -38,7 +39,7 @@ from omegaconf import DictConfig, OmegaConf
 import gec_meta.cache as gm_cache
 from gec_meta.cache import text_hash
 from gec_meta.cli import errors as cli_errors
-from gec_meta.cli.resume import INPUTS_FILE, inputs_record, stale_reason
+from gec_meta.cli.resume import RESULTS_FILE, publish, stale_reason
 from gec_meta.config import (CONFIG_MODULE, CONFIG_PATH, Valid, boolean, check_choices, check_fields, check_instance,
                              check_override_options, check_values, group_options, instantiate_as, integer, one_of,
                              register_configs, valid)
@@ -47,7 +48,7 @@ from gec_meta.errors import ConfigError
 from gec_meta.meta.task import Task, calibrate_epsilon
 from gec_meta.metrics.base import Metric
 from gec_meta.metrics.llm import DryRunFinished
-from gec_meta.report.tables import atomic_write_text, single_run_markdown
+from gec_meta.report.tables import single_run_markdown
 
 log = logging.getLogger("gec_meta")
 
@@ -145,7 +146,7 @@ def dataset_config(name: str) -> DictConfig:
     return OmegaConf.create(files(CONFIG_MODULE).joinpath("dataset", f"{name}.yaml").read_text(encoding="utf-8"))
 
 
-def write_sentence_scores(path: Path, result) -> None:
+def sentence_scores_text(result) -> str:
     """``sentence_scores.tsv``: every system's sentence scores as the meta-evaluation compared
     them (columns ``system``, ``sentence`` (0-based index into the dataset's sentences), ``line``
     (1-based line of the corpus file), ``score``; ``nan`` = no score), so that any statistic can
@@ -156,7 +157,7 @@ def write_sentence_scores(path: Path, result) -> None:
     rows = ["system\tsentence\tline\tscore"]
     for s, system in enumerate(scored.dataset.systems):
         rows.extend(f"{system}\t{n}\t{lines[n] + 1}\t{float(v)!r}" for n, v in enumerate(scores[s]))
-    atomic_write_text(path, "\n".join(rows) + "\n")
+    return "\n".join(rows) + "\n"
 
 
 # Set by main(): the user asked for Hydra's full tracebacks (HYDRA_FULL_ERROR=1).
@@ -191,7 +192,7 @@ def run_job(cfg: DictConfig) -> dict:
     check_config(cfg)
     config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
     config_id = text_hash(config_yaml)
-    done = out_dir / "results.json"
+    done = out_dir / RESULTS_FILE
     if done.exists():
         previous, reason = stale_reason(out_dir, config_id, lambda: instantiate_as(cfg.metric, Metric, "metric").signature())
         if reason is None:
@@ -215,15 +216,16 @@ def run_job(cfg: DictConfig) -> dict:
     timing = dict(result.timing)
     timing["cache"] = dict(gm_cache.COUNTERS - cache_before)  # this job's hits/misses (bench/bench_sweep.py)
     payload = result.to_json(timing=False)
-    atomic_write_text(out_dir / "timing.json", json.dumps(timing, indent=1) + "\n")
-    atomic_write_text(out_dir / "config.yaml", config_yaml)
-    atomic_write_text(out_dir / "results.md", single_run_markdown(payload))
+    files = {
+        "timing.json": json.dumps(timing, indent=1) + "\n",
+        "config.yaml": config_yaml,
+        "results.md": single_run_markdown(payload),
+        RESULTS_FILE: json.dumps(payload, indent=1, sort_keys=False) + "\n",
+    }
     if cfg.meta_eval.get("sentence_scores", False):
-        write_sentence_scores(out_dir / "sentence_scores.tsv", result)
-    # Before results.json: a results.json always has the record of the inputs it was computed from.
-    atomic_write_text(out_dir / INPUTS_FILE,
-                      inputs_record(config_id, instantiate_as(cfg.metric, Metric, "metric").signature(), inputs))
-    atomic_write_text(done, json.dumps(payload, indent=1, sort_keys=False) + "\n")
+        files["sentence_scores.tsv"] = sentence_scores_text(result)
+    # One unit: staged, then renamed into place with results.json last (gec_meta.cli.resume).
+    publish(out_dir, files, config_id, instantiate_as(cfg.metric, Metric, "metric").signature(), inputs)
     summary = ", ".join(f"{h}: r={c['pearson']:.3f} ρ={c['spearman']:.3f}" for h, c in result.system.items())
     log.info("%s", result.signature)
     if job.references is not None and job.references.provenance:  # e.g. missing_annotator=annotator0 (gjg15 default)

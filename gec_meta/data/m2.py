@@ -163,12 +163,30 @@ def read_m2(path: str | Path, expected: int | None = None) -> tuple[M2Sentence, 
     """
     path = Path(path)
     raw, text = read_text(path)
-    from gec_meta.cache import cached_parse, source_tag
+    from gec_meta.cache import Codec, cached_parse, source_tag
 
-    sentences = cached_parse(source_tag(__file__, "m2"), raw, lambda: parse_m2(text, path))
+    # The parse cache holds data only: the blocks as JSON values, rebuilt by _from_data.
+    sentences = cached_parse(source_tag(__file__, "m2"), raw, lambda: parse_m2(text, path),
+                             Codec("m2-blocks", _to_data, _from_data))
     if expected is not None and len(sentences) != expected:
         raise DataError(f"has {len(sentences)} sentences, expected {expected}", path)
     return sentences
+
+
+def _to_data(sentences: Sequence[M2Sentence]) -> list:
+    """Parsed blocks as JSON values: ``[source, line, [[start, end, type, corrections,
+    annotator, line], ...]]`` per block (every field of :class:`M2Sentence` / :class:`GoldEdit`,
+    in order; ``tests/test_cache.py`` checks the list against the dataclasses)."""
+    return [[s.source, s.line, [[e.start, e.end, e.type, e.corrections, e.annotator, e.line] for e in s.edits]]
+            for s in sentences]
+
+
+def _from_data(blocks: list) -> tuple[M2Sentence, ...]:
+    return tuple(
+        M2Sentence(source, tuple(GoldEdit(start, end, kind, tuple(corrections), annotator, a_line)
+                                 for start, end, kind, corrections, annotator, a_line in edits), line)
+        for source, line, edits in blocks
+    )
 
 
 def check_sources(
