@@ -49,6 +49,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("-c", "--config", action="append", default=[], help="Hydra override, e.g. encoder=minilm")
     ap.add_argument("-m", "--metric-option", action="append", default=[], help="metric field, e.g. beta=1.0")
     ap.add_argument("--json", action="store_true", help="print JSON")
+    from gec_meta.cli.main import add_input_options
+
+    add_input_options(ap)
     return ap
 
 
@@ -59,16 +62,17 @@ def run(args) -> tuple[list[str], list]:
     from gec_meta.cli.main import metric_options, read_references
     from gec_meta.data.io import check_nonempty, read_lines
 
-    sources = read_lines(args.src)
+    sources = read_lines(args.src, unicode=args.unicode)
     check_nonempty(sources, args.src)
-    hyps = read_lines(args.hyp, expected=len(sources))
+    hyps = read_lines(args.hyp, expected=len(sources), unicode=args.unicode)
     metric = load_metric(args.metric, *args.config, option_flag="-m ", override_flag="-c ",
                          **metric_options(args.metric_option))
     refs = None
     if metric.needs_references:
         if not args.ref:
             raise ConfigError(f"metric {args.metric} needs references (--ref)")
-        refs = read_references(args.ref, sources, args.src).for_metric(getattr(metric, "reference_kind", "text"))
+        refs = read_references(args.ref, sources, args.ref_format, args.unicode).for_metric(
+            getattr(metric, "reference_kind", "text"))
     lines = list(range(len(sources)))
     if args.line is not None:
         if not 1 <= args.line <= len(sources):
