@@ -79,7 +79,8 @@ def run(args) -> tuple[list[str], list]:
             raise ConfigError(f"--line {args.line}: {args.src} has lines 1..{len(sources)}")
         lines = [args.line - 1]
         sources, hyps = [sources[lines[0]]], [hyps[lines[0]]]
-        refs = None if refs is None else [[r[lines[0]]] for r in refs]
+        if refs is not None:  # keep the stand-in mask of a user's M2 (ReferenceRows)
+            refs = refs.sentences(lines) if hasattr(refs, "sentences") else [[r[lines[0]]] for r in refs]
     if args.png and len(lines) != 1:
         raise ConfigError(f"--png draws one sentence: give --line N ({args.src} has {len(lines)} lines)")
     atts = attribute(metric, sources, hyps, refs, args.method, max_exact_edits=args.max_exact_edits,

@@ -210,8 +210,9 @@ def drop_duplicate_edits(sentences: Sequence[M2Sentence], path: str | Path) -> t
     out = list(sentences)
     dropped: list[tuple[GoldEdit, GoldEdit]] = []  # (repeat, first occurrence)
     for i, sent in enumerate(sentences):
-        if len(sent.edits) < 2:
-            continue
+        edits = sent.edits
+        if len(edits) < 2 or len({(e.annotator, e.start, e.end) for e in edits}) == len(edits):
+            continue  # no two edits of an annotator share a span (almost every sentence)
         seen: dict[tuple, GoldEdit] = {}
         keep = []
         for e in sent.edits:
@@ -419,7 +420,8 @@ def annotator_references(
     """
     slots = annotator_slots(sentences, annotators, missing_annotator)
     return tuple(
-        tuple(sent.source if a is None else apply_edits(sent.source, sent.edits_of(a)) for sent, a in zip(sentences, col))
+        tuple(sent.source if a is None else apply_edits(sent.source, sent.edits_of(a))
+              for sent, a in zip(sentences, col))
         for col in slots
     )
 

@@ -205,7 +205,8 @@ def extracted_gold_edits(
 
 def _presence(sentences: Sequence[M2Sentence], annotators: Sequence[int]) -> tuple[tuple[bool, ...], ...] | None:
     """Shape (R, N): whether each annotator has a line in each sentence; None if all have."""
-    present = tuple(tuple(a == ann for a in col) for ann, col in zip(annotators, annotator_slots(sentences, annotators, "source")))
+    slots = annotator_slots(sentences, annotators, "source")
+    present = tuple(tuple(a == ann for a in col) for ann, col in zip(annotators, slots))
     return None if all(all(col) for col in present) else present
 
 
