@@ -289,15 +289,23 @@ def test_text_references_of_a_skipping_annotator(tmp_path):
     assert texts[0][4] == texts[1][4] == texts[2][4] == "dogs is on mats ."  # nobody annotated: the source
 
 
+def _committed_rows(section: str) -> dict[str, float]:
+    """The "ours" column of a section of the committed experiments/results/ptm2_tables.md."""
+    text = (Path(__file__).resolve().parents[1] / "experiments/results/ptm2_tables.md").read_text(encoding="utf-8")
+    body = text.split(f"## {section}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line[2:].split(" | ") for line in body.splitlines() if line.startswith("| ")]
+    return {cells[0]: float(cells[1]) for cells in rows if len(cells) > 3 and cells[1][:1] in "-0123456789"}
+
+
 @pytest.mark.slow
 @pytest.mark.ci
 def test_benchmark_protocols_and_numbers_unchanged(data_root, capsys):
     """Benchmarks keep their published protocols: GJG15's official refset uses ``annotator0``
-    (on the CoNLL-2014 M2 identical to ``skip``, since annotator 0 has a line in every sentence
-    that has any), SEEDA's ``source``; the signatures say so.  The official CoNLL-2014 F0.5 of the
-    12 teams (nusnlp/gecmetrics ``m2score.txt``, = GJG15 Table 3(a) and
-    experiments/results/ptm2_tables.md's M2 inputs) come out of both, and ``gec-meta score
-    --ref conll14st-test.m2`` (a user's M2: ``skip``) prints AMU 0.3501 (README)."""
+    (on the CoNLL-2014 M2 identical to ``skip``: annotator 0 has a line in every sentence that
+    has any), SEEDA's ``source``; the signatures say so.  They recompute the committed numbers of
+    experiments/results/ptm2_tables.md: the official CoNLL-2014 F0.5 of the 13 GJG15
+    systems (m2scorer; nusnlp/gecmetrics m2score.txt) and M2's EW/TS correlations (Table 4/5);
+    ``gec-meta score --ref conll14st-test.m2`` (a user's M2: ``skip``) prints AMU 0.3501."""
     from gec_meta.api import load_dataset, load_refset
     from gec_meta.meta.aggregation import Default
     from gec_meta.meta.task import Task
@@ -307,14 +315,18 @@ def test_benchmark_protocols_and_numbers_unchanged(data_root, capsys):
     official = load_refset("official", ds, data_root)
     skip = load_refset("official", ds, data_root, missing_annotator="skip")
     assert official.signature() == "official(missing_annotator=annotator0,nrefs=2)"
+    assert skip.signature() == "official(missing_annotator=skip,nrefs=2)"
     assert official.texts == skip.texts and official.gold == skip.gold
     seeda = load_refset("official", load_dataset("seeda", data_root), data_root)
-    assert seeda.signature() == "official(missing_annotator=source,nrefs=2)"
-    scores = Task(ds, M2(), Default(), official).score().system_scores
-    table = data_root / "gjg15/nusnlp-gecmetrics/scores/system_scores_metrics/m2score.txt"
-    published = {c[3]: float(c[4]) for c in (line.split("\t") for line in table.read_text().splitlines())}
-    got = {s: round(float(v), 4) for s, v in zip(ds.systems, scores) if s != "INPUT"}
-    assert got == {s: published[s] for s in got}
+    assert seeda.signature() == "official(missing_annotator=source,nrefs=2)" and seeda.present is None
+    f05 = _committed_rows("Official CoNLL-2014 M2 F0.5 of the 12 teams (m2scorer, 2 annotators)")
+    table = _committed_rows("Table 4/5: M2 (corpus)")
+    assert len(f05) == 13 and len(table) == 4
+    result = Task(ds, M2(), Default(), official, spa_permutations=0, sentence_level=False).run()
+    assert {f"{s} F0.5": round(v, 4) for s, v in result.system_scores.items()} == f05
+    got = {f"{h} {'r' if k == 'pearson' else 'ρ'}": round(result.system[h][k], 4)
+           for h in ("EW", "TS") for k in ("pearson", "spearman")}
+    assert got == table  # (skip has the same references and gold edits, so the same statistics)
     conll = data_root / "conll14"
     out = _score(capsys, "--src", str(conll / "conll14st-test.tok.src"),
                  "--hyp", str(data_root / "gjg15/original/official_submissions/AMU"),
