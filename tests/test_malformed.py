@@ -1145,8 +1145,13 @@ def test_252_errant_guard_names_the_system_and_line(seeda_small, cache_dir):
     hyps[2][6] = " ".join(["a"] * 900)
     ds = dataclasses_replace(seeda_small, hypotheses=tuple(tuple(h) for h in hyps))
     refs = load_refset("official", seeda_small, seeda_small_root(seeda_small))
-    with pytest.raises(DataError, match=rf"system {seeda_small.systems[2]!r}, line 7: 900 tokens: longer than ERRANT's limit of 512"):
+    name = seeda_small.systems[2]
+    with pytest.raises(DataError, match=rf"outputs/subset/{name}\.txt:7: seeda system {name!r}: 900 tokens: "
+                                        "longer than ERRANT's limit of 512"):
         Task(ds, Errant(), Default(), refs).statistics()
+    # without the file (a dataset built in Python): the system and line
+    with pytest.raises(DataError, match=rf"seeda system {name!r}, line 7: 900 tokens"):
+        Task(dataclasses_replace(ds, files={}), Errant(), Default(), refs).statistics()
 
 
 def dataclasses_replace(obj, **kw):

@@ -302,7 +302,8 @@ def score_texts(metric: Metric, sources: Sequence[str], texts: Sequence[str], ow
     if metric.needs_references:
         if not references:
             raise ConfigError(f"metric {metric.name} needs references")
-        refs = [tuple(r[n] for n in owners) for r in references]
+        refs = (references.sentences(owners) if hasattr(references, "sentences")  # keeps a stand-in mask
+                else [tuple(r[n] for n in owners) for r in references])
     stats = compute_statistics(metric, srcs, [list(texts)], refs, use_cache=use_cache, bind=False)
     return np.asarray(metric.sentence_scores(stats)[0], dtype=np.float64)
 

@@ -51,6 +51,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("-c", "--config", action="append", default=[], help="Hydra override, e.g. encoder=minilm")
     ap.add_argument("-m", "--metric-option", action="append", default=[], help="metric field, e.g. beta=1.0")
     ap.add_argument("--json", action="store_true", help="print JSON")
+    from gec_meta.cli.main import add_input_options
+
+    add_input_options(ap)
     return ap
 
 
@@ -61,23 +64,25 @@ def run(args) -> tuple[list[str], list]:
     from gec_meta.cli.main import metric_options, read_references
     from gec_meta.data.io import check_nonempty, read_lines
 
-    sources = read_lines(args.src)
+    sources = read_lines(args.src, unicode=args.unicode)
     check_nonempty(sources, args.src)
-    hyps = read_lines(args.hyp, expected=len(sources))
+    hyps = read_lines(args.hyp, expected=len(sources), unicode=args.unicode)
     metric = load_metric(args.metric, *args.config, option_flag="-m ", override_flag="-c ",
                          **metric_options(args.metric_option))
     refs = None
     if metric.needs_references:
         if not args.ref:
             raise ConfigError(f"metric {args.metric} needs references (--ref)")
-        refs = read_references(args.ref, sources, args.src).for_metric(getattr(metric, "reference_kind", "text"))
+        refs = read_references(args.ref, sources, args.ref_format, args.unicode).for_metric(
+            getattr(metric, "reference_kind", "text"))
     lines = list(range(len(sources)))
     if args.line is not None:
         if not 1 <= args.line <= len(sources):
             raise ConfigError(f"--line {args.line}: {args.src} has lines 1..{len(sources)}")
         lines = [args.line - 1]
         sources, hyps = [sources[lines[0]]], [hyps[lines[0]]]
-        refs = None if refs is None else [[r[lines[0]]] for r in refs]
+        if refs is not None:  # keep the stand-in mask of a user's M2 (ReferenceRows)
+            refs = refs.sentences(lines) if hasattr(refs, "sentences") else [[r[lines[0]]] for r in refs]
     if args.png and len(lines) != 1:
         raise ConfigError(f"--png draws one sentence: give --line N ({args.src} has {len(lines)} lines)")
     atts = attribute(metric, sources, hyps, refs, args.method, max_exact_edits=args.max_exact_edits,

@@ -123,8 +123,11 @@ def compute_statistics(
         raise GecMetaError(f"metric {metric.name} needs references but none were given")
     if not metric.cacheable:
         return _check_stats(metric, metric.statistics(sources, hypotheses, refs), (len(hypotheses), N, R))
+    # Stand-in references (an annotator absent from a sentence) score otherwise than the same
+    # texts as real references in metrics that combine references: their mask is in the key.
+    present = getattr(refs, "present", None)
     context = cache.text_hash(metric.cache_key(), cache.code_version(*STATISTICS_CODE), *sources,
-                              *(repr(tuple(r)) for r in refs))
+                              *(repr(tuple(r)) for r in refs), *(() if present is None else (repr(present),)))
     keys = [f"stats|{context}|{cache.text_hash(*hyp)}" for hyp in hypotheses]
     arrays: list[np.ndarray | None] = [cache.load_array(k) if use_cache else None for k in keys]
     for s, a in enumerate(arrays):
@@ -143,13 +146,47 @@ def compute_statistics(
     return np.stack(arrays, axis=0) if arrays else np.zeros((0, N, R, len(metric.stat_names)))
 
 
-def _locate(exc, ds: Dataset):
-    """A :class:`~gec_meta.edits.extract.SentenceTooLong` re-raised naming the system and line
-    of the dataset whose text it is (or a reference's, if no system output has that text)."""
+def _where(ds: Dataset, s: int, n: int) -> tuple[str, str, int | None]:
+    """Where system s's sentence n came from: (label, file, line); file "" when unknown."""
+    name = ds.systems[s]
+    path = ds.files.get(name, "")
+    text = ds.hypotheses[s][n]
+    line = getattr(text, "line", 0) or n + 1  # a hypothesis M2's S line, else the text line
+    return f"{ds.name} system {name!r}", path, line
+
+
+def _text_locator(ds: Dataset, refs):
+    """``locate(text, n)`` for :func:`gec_meta.edits.extract.text_origins`: the first system
+    (then reference) whose sentence n is ``text``, as ("<file>:<line>" or "<dataset> system 'X',
+    line L", its file or system)."""
+    def locate(text: str, n: int):
+        for s, hyp in enumerate(ds.hypotheses):
+            if n < len(hyp) and hyp[n] == text:
+                label, path, line = _where(ds, s, n)
+                return (f"{path}:{line} ({label})", path) if path else (f"{label}, line {line}", label)
+        for r, texts in enumerate(getattr(refs, "texts", ()) or ()):
+            if n < len(texts) and texts[n] == text:
+                where = refs.where(r, n)
+                return where, where.rpartition(":")[0] or where
+        return None
+    return locate
+
+
+def _locate(exc, ds: Dataset, refs=None):
+    """A :class:`~gec_meta.edits.extract.SentenceTooLong` re-raised naming the file (when known),
+    line and system of the dataset whose text it is (or a reference's, if no system output has
+    that text)."""
     for s, hyp in enumerate(ds.hypotheses):
         for n, text in enumerate(hyp):
             if text == exc.target:
-                return exc.located(f"{ds.name} system {ds.systems[s]!r}, line {n + 1}: ")
+                label, path, line = _where(ds, s, n)
+                if path:
+                    return exc.located(f"{label}: ", path, line)
+                return exc.located(f"{label}, line {line}: ")
+    for r, texts in enumerate(getattr(refs, "texts", ()) or ()):
+        for n, text in enumerate(texts):
+            if text == exc.target:
+                return exc.located(f"reference {refs.where(r, n)}: ")
     return exc.located(f"{ds.name} reference text ({exc.where.strip() or 'unknown line'}): ")
 
 
@@ -398,14 +435,16 @@ class Task:
             if self.references is None:
                 raise GecMetaError(f"metric {metric.name} needs a reference set")
             refs = self.references.for_metric(getattr(metric, "reference_kind", "text"))
-        from gec_meta.edits.extract import SentenceTooLong
+        from gec_meta.edits.extract import SentenceTooLong, text_origins
 
         try:
-            bound = metric.bind(ds.sources, ds.hypotheses, refs if metric.needs_references else (), systems=ds.systems)
-            stats = compute_statistics(bound, ds.sources, ds.hypotheses, refs, self.use_cache,
-                                       systems=ds.systems, bind=False)
-        except SentenceTooLong as exc:  # name the system (or reference) and line it came from
-            raise _locate(exc, ds) from None
+            with text_origins(_text_locator(ds, self.references)):
+                bound = metric.bind(ds.sources, ds.hypotheses, refs if metric.needs_references else (),
+                                    systems=ds.systems)
+                stats = compute_statistics(bound, ds.sources, ds.hypotheses, refs, self.use_cache,
+                                           systems=ds.systems, bind=False)
+        except SentenceTooLong as exc:  # name the file, system (or reference) and line it came from
+            raise _locate(exc, ds, self.references) from None
         return bound, stats
 
     def score(self) -> Scored:
