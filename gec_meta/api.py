@@ -49,17 +49,18 @@ def load_metric(name: str, *overrides: str, option_flag: str = "", override_flag
             (``"-m "``, ``"-c "``), for error messages.
 
     Raises:
-        ConfigError: an unknown metric, an unknown option of a group the overrides name, or
-            an option that is not a field of the metric (naming its fields).
+        ConfigError: an unknown metric (a name, not a path), an unknown option of a group the
+            overrides name, an option that is not a field of the metric (naming its fields), or
+            a config whose ``_target_`` is not a :class:`Metric`.
     """
-    from hydra.utils import instantiate
+    from gec_meta.config import instantiate_as
 
     cfg = metric_config(name, overrides, override_flag)
     unknown = [k for k in options if k not in cfg]
     if unknown:
         fields = ", ".join(sorted(k for k in cfg if not str(k).startswith("_")))
         raise ConfigError(f"{option_flag}{unknown[0]}=...: metric {name} has no field {unknown[0]!r}; fields: {fields}")
-    return instantiate(cfg, **options)
+    return instantiate_as(cfg, Metric, "metric", **options)
 
 
 def meta_evaluate(

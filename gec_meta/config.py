@@ -86,6 +86,11 @@ def compose(overrides: tuple[str, ...] = ()):
 
     Registers the schemas of the metrics named in ``overrides`` (and the default ``errant``);
     a composition that needs another (an experiment config naming its metric) registers all.
+
+    Raises:
+        ConfigError: an override choosing a config group option that is a path, not a name
+            (:func:`check_override_options`; the other choices come from the configs' own
+            defaults lists, which are code like the configs themselves).
     """
     from hydra import compose as hydra_compose
     from hydra import initialize_config_module
@@ -96,6 +101,7 @@ def compose(overrides: tuple[str, ...] = ()):
     named = {v for o in overrides if o.split("=", 1)[0].lstrip("+~") == "metric" and "=" in o
              for v in o.split("=", 1)[1].split(",")}
     register_configs([n for n in named | {"errant"} if n in metric_names()])
+    check_override_options(overrides)
     with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
         try:
             return hydra_compose("config", overrides=list(overrides))
@@ -104,6 +110,95 @@ def compose(overrides: tuple[str, ...] = ()):
                 raise
         register_configs()
         return hydra_compose("config", overrides=list(overrides))
+
+
+def is_option_name(option: str) -> bool:
+    """An option of a config group is the name of a config file in that group's folder (of one
+    of the search-path entries), never a path: ``metric=../dataset/seeda`` or
+    ``hydra/job_logging=../../x`` would make Hydra compose, and the run instantiate (run the
+    ``_target_`` of), a YAML from another group or from any folder."""
+    return bool(option) and not any(c in option for c in "/\\") and not option.startswith(".")
+
+
+def check_choices(choices) -> None:
+    """Every chosen option of a config group (Hydra's ``hydra.runtime.choices``: group ->
+    option; None for an unset optional group) must be an option name (:func:`is_option_name`).
+
+    Raises:
+        ConfigError: ``<group>=<option>: unknown <group> '<option>'`` with the available ones.
+    """
+    from gec_meta.errors import ConfigError
+
+    for group, option in choices.items():
+        if option is None or is_option_name(str(option)):
+            continue
+        known = group_options(group) if (config_root() / group).is_dir() else []
+        listed = f"; available: {', '.join(known)}" if known else ""
+        raise ConfigError(f"{group}={option}: unknown {group} {str(option)!r} (a config group option is a name, "
+                          f"not a path){listed}")
+
+
+def config_groups() -> set[str]:
+    """The config groups of the shipped configs (``metric``, ``dataset``, ...)."""
+    return {p.name for p in config_root().iterdir() if p.is_dir() and not p.name.startswith("_")}
+
+
+def check_override_options(overrides: Sequence[str]) -> None:
+    """:func:`check_choices` of the options that Hydra ``overrides`` choose for the shipped
+    config groups and Hydra's own (``hydra/...``), sweeps included (``metric=m2,../x``), before
+    anything is composed.  Overrides that do not parse are left to Hydra's own message.
+
+    Raises:
+        ConfigError: a group option that is a path.
+    """
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import HydraException
+
+    groups = config_groups()
+    parser = OverridesParser.create()
+    for text in overrides:
+        try:
+            override = parser.parse_override(text)
+        except HydraException:
+            continue
+        group = override.key_or_group
+        if override.is_delete() or not (group in groups or group.startswith("hydra/")):
+            continue
+        if override.is_choice_sweep() and override.value_type.name != "GLOB_CHOICE_SWEEP":
+            values = list(override.sweep_string_iterator())
+        elif override.is_sweep_override():
+            continue  # glob(...) picks among the group's options; ranges are numbers
+        else:
+            values = [override.value()]
+        for v in values:
+            check_choices({group: None if v is None else str(v)})
+
+
+def instantiate_as(node, kind: type, key: str, **kwargs):
+    """``hydra.utils.instantiate(node, **kwargs)`` of the config at ``key``, which must build a
+    ``kind`` (:func:`check_instance`)."""
+    from hydra.utils import instantiate
+
+    return check_instance(instantiate(node, **kwargs), kind, key, node)
+
+
+def check_instance(obj, kind: type, key: str, node=None):
+    """``obj``, built from the config at ``key``, if it is a ``kind``.
+
+    Raises:
+        ConfigError: one line naming the key, the ``_target_`` and what it built (a plugin
+            class that does not subclass :class:`gec_meta.metrics.base.Metric` would otherwise
+            fail later with an ``AttributeError``).
+    """
+    from gec_meta.errors import ConfigError
+
+    if isinstance(obj, kind):
+        return obj
+    target = node.get("_target_") if node is not None and hasattr(node, "get") else None
+    built = type(obj)
+    raise ConfigError(f"{key}: _target_ {target!r} built a {built.__module__}.{built.__qualname__}, not a "
+                      f"{kind.__module__}.{kind.__qualname__}"
+                      + (" (a plugin metric subclasses it: README \"Your own metric\")" if key == "metric" else ""))
 
 
 def check_overrides(overrides: Sequence[str], flag: str = "") -> None:
@@ -148,6 +243,9 @@ def compose_group(group: str, name: str, overrides: Sequence[str] = (), flag: st
 # Constraints are declared next to the dataclass fields they constrain
 # (``field(default=..., metadata=valid(...))``) and checked in one place, :func:`check_fields`,
 # which the base classes call from ``__post_init__`` (Metric, Aggregation/TrueSkill, Task).
+# Fields declared ``bool``, ``int`` or ``float`` (optionally ``| None``) are type-checked there
+# even without a declared range: ``cache=off`` or ``metric.dry_run=maybe`` (strings) are errors,
+# not truthy values.
 
 
 @dataclasses.dataclass(frozen=True)
@@ -172,9 +270,11 @@ def _is_real(x) -> bool:
     return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)
 
 
-def valid(constraint: Valid, optional: bool = False) -> dict:
-    """Field metadata declaring ``constraint`` (``optional``: None is valid too)."""
-    return {"valid": constraint, "optional": optional}
+def valid(constraint: Valid, optional: bool = False, key: str | None = None) -> dict:
+    """Field metadata declaring ``constraint`` (``optional``: None is valid too; ``key``: the
+    config key that sets the field, when it is not ``<prefix>.<field>``, e.g. ``cache`` for
+    ``Task.use_cache``)."""
+    return {"valid": constraint, "optional": optional, "key": key}
 
 
 def finite() -> Valid:
@@ -193,28 +293,88 @@ def open_interval(lo: float, hi: float) -> Valid:
     return Valid(lambda x: _is_real(x) and lo < x < hi, f"a number in ({lo:g}, {hi:g})")
 
 
-def integer(lo: int | None = None, zero_or_at_least: int | None = None) -> Valid:
-    """An int (not a bool) >= ``lo``; or 0 or >= ``zero_or_at_least``."""
+def integer(lo: int | None = None, zero_or_at_least: int | None = None, hi: int | None = None) -> Valid:
+    """An int (not a bool) >= ``lo`` (and <= ``hi``); or 0 or in [``zero_or_at_least``, ``hi``].
+
+    ``hi`` bounds counts that set the amount of work (samples, permutations, iterations): a
+    typo such as an extra digit must be an error, not hours of computation or a MemoryError.
+    """
+    def within(x, low) -> bool:
+        return _is_int(x) and (low is None or x >= low) and (hi is None or x <= hi)
+
+    bounds = [b for b in (None if lo is None else f">= {lo}", None if hi is None else f"<= {hi}") if b]
     if zero_or_at_least is not None:
-        return Valid(lambda x: _is_int(x) and (x == 0 or x >= zero_or_at_least),
-                     f"an integer: 0 (off) or >= {zero_or_at_least}")
-    if lo is None:
-        return Valid(_is_int, "an integer")
-    return Valid(lambda x: _is_int(x) and x >= lo, f"an integer >= {lo}")
+        return Valid(lambda x: x == 0 and _is_int(x) or within(x, zero_or_at_least),
+                     f"an integer: 0 (off) or >= {zero_or_at_least}" + ("" if hi is None else f" and <= {hi}"))
+    return Valid(lambda x: within(x, lo), "an integer" + (" " + " and ".join(bounds) if bounds else ""))
+
+
+def boolean() -> Valid:
+    return Valid(lambda x: isinstance(x, bool), "a boolean (true or false)")
+
+
+def one_of(*values: str) -> Valid:
+    return Valid(lambda x: isinstance(x, str) and x in values, f"one of {list(values)}")
+
+
+def integer_list(lo: int) -> Valid:
+    """A list of integers >= ``lo`` (not a single number: ``meta_eval.top_ks=[5]``, not ``5``)."""
+    from collections.abc import Sequence
+
+    return Valid(lambda x: isinstance(x, Sequence) and not isinstance(x, str) and all(_is_int(k) and k >= lo for k in x),
+                 f"a list of integers >= {lo} (e.g. [{lo + 3}, {lo + 2}])")
+
+
+def _is_number(x) -> bool:
+    import numbers
+
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+#: The checks of fields declared with these types and no ``valid`` metadata.
+_TYPED = {"bool": boolean(), "int": integer(), "float": Valid(_is_number, "a number")}
+
+
+def _declared(f: dataclasses.Field) -> tuple[Valid | None, bool]:
+    """(constraint, None allowed) of a field: its ``valid`` metadata, else its declared type
+    when that is ``bool``, ``int`` or ``float`` (or one of them ``| None``)."""
+    if "valid" in f.metadata:
+        return f.metadata["valid"], f.metadata.get("optional", False)
+    kind = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "")
+    parts = [p.strip() for p in kind.split("|")]
+    optional = "None" in parts
+    parts = [p for p in parts if p != "None"]
+    if len(parts) == 1 and parts[0] in _TYPED:
+        return _TYPED[parts[0]], optional
+    return None, False
+
+
+def check_value(f: dataclasses.Field, value, prefix: str) -> None:
+    """Raise :class:`gec_meta.errors.ConfigError` naming the config key of field ``f``
+    (``<prefix>.<field>``, or its declared ``key``) and its valid range if ``value`` is not in it."""
+    from gec_meta.errors import ConfigError
+
+    constraint, optional = _declared(f)
+    if constraint is None or (value is None and optional) or constraint.test(value):
+        return
+    key = f.metadata.get("key") or (f"{prefix}.{f.name}" if prefix else f.name)
+    text = constraint.text + (" or null" if optional else "")
+    raise ConfigError(f"{key} must be {text}, got {value!r}")
+
+
+def check_values(cls: type, values, prefix: str) -> None:
+    """:func:`check_value` of every ``name: value`` of ``values`` against the field ``name`` of
+    dataclass ``cls`` (before building it, e.g. a run's ``meta_eval`` keys before the data is
+    loaded).  Names that are not fields are left to the caller."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    for name, value in values.items():
+        if name in fields:
+            check_value(fields[name], value, prefix)
 
 
 def check_fields(obj, prefix: str) -> None:
     """Raise :class:`gec_meta.errors.ConfigError` naming ``<prefix>.<field>`` and its valid range
-    for the first field of dataclass ``obj`` whose value its ``valid`` metadata rejects."""
-    from gec_meta.errors import ConfigError
-
+    for the first field of dataclass ``obj`` whose value its ``valid`` metadata (or its declared
+    ``bool``/``int``/``float`` type) rejects."""
     for f in dataclasses.fields(obj):
-        constraint = f.metadata.get("valid")
-        if constraint is None:
-            continue
-        value = getattr(obj, f.name)
-        if value is None and f.metadata.get("optional"):
-            continue
-        if not constraint.test(value):
-            text = constraint.text + (" or null" if f.metadata.get("optional") else "")
-            raise ConfigError(f"{prefix}.{f.name} must be {text}, got {value!r}")
+        check_value(f, getattr(obj, f.name), prefix)

@@ -30,3 +30,8 @@ class MissingDataError(GecMetaError, FileNotFoundError):
 
 class ConfigError(GecMetaError, ValueError):
     """An unknown or inconsistent configuration value; the message names the key."""
+
+
+class InputWarning(UserWarning):
+    """An input was read differently from its bytes (Unicode normalisation, duplicate edits
+    collapsed); the message names the file and line (or the system and line)."""

@@ -162,7 +162,8 @@ def test_one_deduplicated_metric_call():
 
 def test_no_edits_and_errors():
     att = attribute_edits(TokenGame(), ["It is ."], [()], None, "shapley", use_cache=False)[0]
-    assert att.to_json() == {"src_score": 1.0, "sent_score": 1.0, "edits": [], "attribution": []}
+    assert att.to_json() == {"src_score": 1.0, "sent_score": 1.0, "edits": [], "attribution": [],
+                             "method": "shapley", "sampling": None}
     with pytest.raises(DataError, match="line 1"):
         attribute_edits(TokenGame(), [SRC], [EDITS], None, "add", hypotheses=["something else"], use_cache=False)
 
@@ -246,7 +247,8 @@ def test_cli_json_by_type_and_png(files, capsys):
     assert main(["attribute", *args, "--metric", "sentm2", "--method", "shapley", "--line", "1",
                  "--json", "--png", str(png)]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert list(out) == ["src_score", "sent_score", "edits", "attribution"]
+    assert list(out) == ["src_score", "sent_score", "edits", "attribution", "method", "sampling"]
+    assert out["method"] == "shapley" and out["sampling"] is None  # 4 edits: exact
     assert out["edits"] == [[1, 2, "is", "R:VERB:SVA"], [3, 4, "sentence", "R:NOUN:NUM"],
                             [5, 6, "errors", "R:NOUN:NUM"], [6, 7, "!", "R:PUNCT"]]
     np.testing.assert_allclose(out["attribution"], _sentm2_values()["shapley"], atol=1e-12)

@@ -56,7 +56,7 @@ def test_truncated_index_is_ignored(tmp_path):
     store = ArrayStore("ns", root=tmp_path)
     store.put("a", np.ones(3))
     store.flush()
-    (idx,) = list(store.folder.glob("*.index"))
+    (idx,) = list(store.folder.glob("*.jindex"))
     idx.write_bytes(idx.read_bytes()[:5])  # a writer killed mid-way
     assert ArrayStore("ns", root=tmp_path).get("a") is None
 
@@ -68,21 +68,6 @@ def test_counters_record_hits_and_misses(tmp_path):
     assert kv.get("k") == 1 and kv.get("nope") is None
     assert cache.COUNTERS["kv_hit"] - before.get("kv_hit", 0) == 1
     assert cache.COUNTERS["kv_miss"] - before.get("kv_miss", 0) == 1
-
-
-def test_key_value_store_namespace_is_imported_then_removed(tmp_path):
-    old = KeyValueStore("token-states|enc", root=tmp_path)
-    old.put("a", np.arange(6, dtype=np.float32).reshape(2, 3))
-    old.flush()
-    old.put("b", np.ones((1, 3), dtype=np.float32))
-    old.flush()
-    store = ArrayStore("token-states|enc", root=tmp_path)
-    assert store.import_key_value_store("token-states|enc") == 2
-    again = ArrayStore("token-states|enc", root=tmp_path)
-    np.testing.assert_array_equal(again.get("a"), np.arange(6).reshape(2, 3))
-    assert again.get("b").shape == (1, 3)
-    assert len(KeyValueStore("token-states|enc", root=tmp_path)) == 0   # the old folder is gone
-    assert again.import_key_value_store("token-states|enc") == 0
 
 
 def test_put_flushes_when_pending_arrays_get_large(tmp_path):

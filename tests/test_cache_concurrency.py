@@ -31,7 +31,7 @@ def _open_during_writes(monkeypatch, open_store):
         readers.append(open_store())
         return fd, name
 
-    monkeypatch.setattr(cache.tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
     return readers
 
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gec_meta.cli.main import is_m2, main, read_references
+from gec_meta.cli.main import main, read_references
+from gec_meta.data.refsets import reference_format
 from gec_meta.data.m2 import EditedSentence, GoldEdit, read_hypothesis_m2
 from gec_meta.errors import DataError
 from gec_meta.metrics.edit.cleme import CLEME, cleme_kept, gold_spans
@@ -294,12 +295,16 @@ def test_read_hypothesis_m2_checks_name_file_and_line(tmp_path):
         read_hypothesis_m2(other, sources + ["g"])
 
 
-def test_is_m2_by_suffix_or_start(tmp_path):
-    assert is_m2(str(_write(tmp_path / "r.errant", "S a b\nA 0 1|||R:X|||A|||REQUIRED|||-NONE-|||0\n\n")))
-    assert is_m2(str(_write(tmp_path / "r2.txt", "S a b\n\nS c\n\n")))
-    assert is_m2(str(tmp_path / "missing.m2"))
-    assert not is_m2(str(_write(tmp_path / "t.txt", "S & P rose .\nA man came .\n")))
-    assert not is_m2(str(tmp_path / "missing.txt"))
+def test_reference_format_by_name(tmp_path):
+    """The format follows the file name (*.m2, *.errant: M2); a file whose name and start
+    disagree is an error unless --ref-format says which (tests/test_inputs.py has the rest)."""
+    assert reference_format(_write(tmp_path / "r.errant", "S a b\nA 0 1|||R:X|||A|||REQUIRED|||-NONE-|||0\n\n")) == "m2"
+    with pytest.raises(DataError, match=r"r2\.txt:1: starts like an M2 file .* --ref-format m2"):
+        reference_format(_write(tmp_path / "r2.txt", "S a b\n\nS c\n\n"))
+    assert reference_format(tmp_path / "r2.txt", "m2") == "m2"
+    assert reference_format(tmp_path / "missing.m2") == "m2"
+    assert reference_format(_write(tmp_path / "t.txt", "S & P rose .\nA man came .\n")) == "text"
+    assert reference_format(tmp_path / "missing.txt") == "text"
 
 
 def test_cli_hyp_m2_next_to_hyp(tmp_path, capsys):

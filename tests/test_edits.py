@@ -63,7 +63,7 @@ def test_extractor_namespace_is_unchanged():
     assert sig.startswith("errant-edits|errant:") and "|merge:rules|lev:False" in sig
 
 
-def test_extract_returns_edits_and_stores_plain_tuples(tmp_path, monkeypatch):
+def test_extract_returns_edits_and_stores_plain_lists(tmp_path, monkeypatch):
     pytest.importorskip("errant")
     monkeypatch.setenv("GEC_META_CACHE", str(tmp_path))
     extractor = ErrantExtractor(progress=False)
@@ -76,7 +76,7 @@ def test_extract_returns_edits_and_stores_plain_tuples(tmp_path, monkeypatch):
 
     reopened = KeyValueStore(extractor_signature(), tmp_path)  # what a later process reads
     value = reopened.get(text_hash(*pairs[0]))
-    assert value and all(type(e) is tuple and len(e) == 7 for e in value)  # plain 7-tuples on disk
+    assert value and all(type(e) is list and len(e) == 7 for e in value)  # 7-field JSON lists on disk
 
 
 def test_errant_edit_sets_drop_noop_and_keep_shape():

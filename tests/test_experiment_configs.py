@@ -322,7 +322,7 @@ def test_every_metric_config_runs_on_the_tiny_data(task, data_env, tmp_path):
         result = _run(task, overrides, tmp_path / name)
         _assert_finite(result, name)
         sig = result["signature"]
-        assert sig.startswith("data:seeda(setting=base)|")
+        assert sig.startswith("data:seeda(setting=base,unicode=nfc+cf)|")
         if name in METRIC_OVERRIDES and name != "from_files":
             # the tiny model is named in the signature (a folder: its path or name@content-hash)
             assert any(str(p) in sig or f"{p.name}@" in sig for p in data_env["models"].values()), sig

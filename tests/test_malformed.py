@@ -651,10 +651,9 @@ def test_168_reads_are_recorded_with_their_digest(tmp_path):
 
 def _finished_job(tmp_path, inputs, config_id="cfg", metric="m(v=1)"):
     out = tmp_path / "job"
-    out.mkdir(exist_ok=True)
-    (out / "results.json").write_text(_json.dumps({"config_id": config_id, "system": {}}))
     digests = {str(p): _resume.file_digest(p) for p in inputs}
-    (out / "inputs.json").write_text(_resume.inputs_record(config_id, metric, digests))
+    _resume.publish(out, {"results.json": _json.dumps({"config_id": config_id, "system": {}}),
+                          "results.md": "# a result\n"}, config_id, metric, digests)
     return out
 
 
@@ -762,11 +761,12 @@ def test_182_to_184_non_finite_human_score(fake_root, corrupt, value):
 # Part "cache, numbers, settings" (issue 17 items 3, 4, 5, 6, 8): cases 200-299.
 # =================================================================================================
 import errno  # noqa: E402
+import tempfile  # noqa: E402
 import warnings  # noqa: E402
 
 from gec_meta import cache  # noqa: E402
 from gec_meta.cache import ArrayStore, CacheWarning, KeyValueStore  # noqa: E402
-from gec_meta.meta.task import MIN_BOOTSTRAP_SAMPLES  # noqa: E402
+from gec_meta.meta.task import MAX_RESAMPLES, MIN_BOOTSTRAP_SAMPLES  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -949,7 +949,7 @@ def test_214_two_encoder_shards_swapped(tmp_path):
 def test_215_altered_shard_index(tmp_path):
     cache._REPORTED.clear()
     values = _shard_store(tmp_path, n=1)
-    (idx,) = (tmp_path / "arrays-kv").rglob("*.index")
+    (idx,) = (tmp_path / "arrays-kv").rglob("*.jindex")
     idx.write_bytes(_flip_bit(idx.read_bytes()))
     with pytest.warns(CacheWarning, match="checksum mismatch"):
         store = ArrayStore("token-states|t", root=tmp_path)
@@ -987,7 +987,7 @@ def test_217_to_219_corrupt_key_value_shard(tmp_path, fault):
     kv = KeyValueStore("ns", root=tmp_path)
     kv.put("k", (1, 2, 3))
     kv.flush()
-    (shard,) = (tmp_path / "kv").rglob("*.kvs")
+    (shard,) = (tmp_path / "kv").rglob("*.kvj")
     shard.write_bytes(KV_FAULTS[fault](shard.read_bytes()))
     with pytest.warns(CacheWarning, match=str(shard.name)):
         again = KeyValueStore("ns", root=tmp_path)
@@ -1000,7 +1000,7 @@ def test_220_key_value_shard_of_another_namespace(tmp_path):
         kv = KeyValueStore(ns, root=tmp_path)
         kv.put("k", value)
         kv.flush()
-    (sa,), (sb,) = KeyValueStore("a", root=tmp_path).folder.glob("*.kvs"), KeyValueStore("b", root=tmp_path).folder.glob("*.kvs")
+    (sa,), (sb,) = KeyValueStore("a", root=tmp_path).folder.glob("*.kvj"), KeyValueStore("b", root=tmp_path).folder.glob("*.kvj")
     sa.write_bytes(sb.read_bytes())
     with pytest.warns(CacheWarning, match="written under another key"):
         assert KeyValueStore("a", root=tmp_path).get("k") is None
@@ -1012,7 +1012,7 @@ def test_221_to_223_corrupt_parsed_file_is_parsed_again(tmp_path, monkeypatch, f
     cache._REPORTED.clear()
     assert cache.cached_parse("t", b"one", lambda: [1]) == [1]
     assert cache.cached_parse("t", b"two", lambda: [2]) == [2]
-    one, two = sorted((tmp_path / "parsed").glob("*.parsed"), key=lambda p: p.stat().st_mtime_ns)
+    one, two = sorted((tmp_path / "parsed").glob("*.pjson"), key=lambda p: p.stat().st_mtime_ns)
     if fault == "swapped":
         d1, d2 = one.read_bytes(), two.read_bytes()
         one.write_bytes(d2)
@@ -1028,7 +1028,7 @@ def _unwritable(monkeypatch, err):
     def fail(*args, **kwargs):
         raise OSError(err, os.strerror(err))
 
-    monkeypatch.setattr(cache.tempfile, "mkstemp", fail)
+    monkeypatch.setattr(tempfile, "mkstemp", fail)
 
 
 import os  # noqa: E402
@@ -1105,7 +1105,7 @@ TASK_SETTINGS = [
     (dict(window=2.5), r"meta_eval.window must be an integer: 0 \(off\) or >= 2 or null, got 2.5"),
     (dict(window=1), r"meta_eval.window"),
     (dict(window=-4), r"meta_eval.window"),
-    (dict(bootstrap_samples=1), rf"meta_eval.bootstrap_samples must be an integer: 0 \(off\) or >= {MIN_BOOTSTRAP_SAMPLES}, got 1"),
+    (dict(bootstrap_samples=1), rf"meta_eval.bootstrap_samples must be an integer: 0 \(off\) or >= {MIN_BOOTSTRAP_SAMPLES} and <= {MAX_RESAMPLES}, got 1"),
     (dict(bootstrap_samples=-5), r"meta_eval.bootstrap_samples"),
     (dict(bootstrap_samples=100.0), r"meta_eval.bootstrap_samples"),
     (dict(bootstrap_seed=-1), r"meta_eval.bootstrap_seed must be an integer >= 0, got -1"),
@@ -1145,8 +1145,13 @@ def test_252_errant_guard_names_the_system_and_line(seeda_small, cache_dir):
     hyps[2][6] = " ".join(["a"] * 900)
     ds = dataclasses_replace(seeda_small, hypotheses=tuple(tuple(h) for h in hyps))
     refs = load_refset("official", seeda_small, seeda_small_root(seeda_small))
-    with pytest.raises(DataError, match=rf"system {seeda_small.systems[2]!r}, line 7: 900 tokens: longer than ERRANT's limit of 512"):
+    name = seeda_small.systems[2]
+    with pytest.raises(DataError, match=rf"outputs/subset/{name}\.txt:7: seeda system {name!r}: 900 tokens: "
+                                        "longer than ERRANT's limit of 512"):
         Task(ds, Errant(), Default(), refs).statistics()
+    # without the file (a dataset built in Python): the system and line
+    with pytest.raises(DataError, match=rf"seeda system {name!r}, line 7: 900 tokens"):
+        Task(dataclasses_replace(ds, files={}), Errant(), Default(), refs).statistics()
 
 
 def dataclasses_replace(obj, **kw):

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gec_meta.data.io import normalise, read_lines
+from gec_meta.data.io import clean_line, normalise, read_lines
 from gec_meta.data.judgments import read_judgments
 from gec_meta.data.m2 import parse_m2, read_m2
 from gec_meta.errors import ConfigError, DataError, MissingDataError
@@ -62,7 +62,8 @@ def test_read_lines_random_bytes(folder, raw):
     expected = text.split("\n")
     if expected[-1] == "":
         expected.pop()
-    assert lines == tuple(normalise(l.removesuffix("\r")) for l in expected)
+    assert lines == tuple(normalise(clean_line(l.removesuffix("\r"))) for l in expected)
+    assert read_lines(path, unicode="raw") == tuple(normalise(l.removesuffix("\r")) for l in expected)
     assert b"\x00" not in raw  # NUL bytes never pass as text
 
 

@@ -31,7 +31,7 @@ def test_sweep_writes_results_and_resumes(data_root, tmp_path):
     seeda = res[("seeda", "default")]
     # gec-metrics' published Length values (meta_eval/seeda_test.py).
     assert seeda["system"]["TS_edit"]["pearson"] == pytest.approx(0.4834645229702062, rel=1e-6)
-    assert seeda["signature"].startswith("data:seeda(setting=base)|refs:none|metric:length")
+    assert seeda["signature"].startswith("data:seeda(setting=base,unicode=nfc+cf)|refs:none|metric:length")
     assert set(seeda) >= {"system", "sentence", "system_scores", "signature", "window", "top_k"}
     assert (results[0].parent / "results.md").is_file()
     # Rerunning the same sweep skips every finished job and changes no result file.

@@ -46,12 +46,13 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
 from gec_meta.edits.edit import Edit, apply_edits
+from gec_meta.config import check_fields, integer, valid
 from gec_meta.errors import ConfigError, DataError
 from gec_meta.metrics.base import Metric
 
@@ -64,6 +65,28 @@ MAX_EXACT_EDITS = 10
 #: Edit orders drawn for sampled Shapley values (a cost choice; the error of each value falls
 #: as 1/sqrt(num_samples)).
 NUM_SAMPLES = 1000
+#: The largest ``max_exact_edits`` accepted: 2^16 = 65,536 edited sentences per hypothesis
+#: (measured with SentM2 on 2 busy cores: 305 s and 0.4 GB for one 16-edit sentence; each
+#: further edit doubles both, 2^31 coalitions ended in a MemoryError).  Beyond it, Shapley
+#: values are sampled.
+MAX_EXACT_EDITS_LIMIT = 16
+#: The most sampled edit orders accepted (10x the default: values to ~1% of their range); a
+#: sentence with E edits scores up to num_samples x (E - 1) + 2 edited sentences.
+MAX_NUM_SAMPLES = 10_000
+
+
+@dataclass(frozen=True)
+class ShapleyOptions:
+    """The options of Shapley values, with their valid ranges (checked on construction)."""
+
+    max_exact_edits: int = field(default=MAX_EXACT_EDITS, metadata=valid(
+        integer(0, hi=MAX_EXACT_EDITS_LIMIT), key="max_exact_edits (--max-exact-edits)"))
+    num_samples: int = field(default=NUM_SAMPLES, metadata=valid(
+        integer(1, hi=MAX_NUM_SAMPLES), key="num_samples (--num-samples)"))
+    seed: int = field(default=0, metadata=valid(integer(0), key="seed (--seed)"))
+
+    def __post_init__(self):
+        check_fields(self, "")
 
 
 # ----------------------------------------------------------------------------- coalitions
@@ -188,6 +211,7 @@ def plan(method: str, num_edits: int, max_exact_edits: int = MAX_EXACT_EDITS,
     """
     if method not in METHODS:
         raise ConfigError(f"attribution method must be one of {METHODS}, got {method!r}")
+    ShapleyOptions(max_exact_edits, num_samples)
     E, full = num_edits, full_mask(num_edits)
     if method == "add":
         return Plan(method, E, tuple(sorted({0, full, *(1 << i for i in range(E))})))
@@ -214,6 +238,9 @@ class Attribution:
         attribution: shape (E,), each edit's contribution.
         method: ``add``, ``sub`` or ``shapley``.
         sampled: True for permutation-sampled Shapley values.
+        samples: the number of sampled edit orders (0 unless sampled).
+        seed: the seed of the sampled orders, ``numpy.random.default_rng(seed)`` (``[seed,
+            sentence id]``; None unless sampled).
     """
 
     src: str
@@ -224,15 +251,21 @@ class Attribution:
     attribution: np.ndarray
     method: str
     sampled: bool = False
+    samples: int = 0
+    seed: tuple[int, ...] | None = None
 
     def to_json(self) -> dict:
         """``{"src_score", "sent_score", "edits": [[start, end, correction, type], ...],
-        "attribution": [...]}`` (issue 19, item 8)."""
+        "attribution": [...], "method", "sampling"}`` (issue 19, item 8); ``sampling`` is
+        null for exact values, else ``{"orders": P, "seed": [seed, sentence id]}``: what
+        reproduces them."""
         return {
             "src_score": float(self.src_score),
             "sent_score": float(self.sent_score),
             "edits": [[e.start, e.end, e.correction, e.type] for e in self.edits],
             "attribution": [float(x) for x in self.attribution],
+            "method": self.method,
+            "sampling": {"orders": self.samples, "seed": list(self.seed)} if self.sampled else None,
         }
 
 
@@ -269,7 +302,8 @@ def score_texts(metric: Metric, sources: Sequence[str], texts: Sequence[str], ow
     if metric.needs_references:
         if not references:
             raise ConfigError(f"metric {metric.name} needs references")
-        refs = [tuple(r[n] for n in owners) for r in references]
+        refs = (references.sentences(owners) if hasattr(references, "sentences")  # keeps a stand-in mask
+                else [tuple(r[n] for n in owners) for r in references])
     stats = compute_statistics(metric, srcs, [list(texts)], refs, use_cache=use_cache, bind=False)
     return np.asarray(metric.sentence_scores(stats)[0], dtype=np.float64)
 
@@ -315,8 +349,7 @@ def attribute_edits(
         DataError: edits that do not rebuild their hypothesis.
     """
     check_sentence_level(metric)
-    if max_exact_edits < 0 or num_samples < 1:
-        raise ConfigError(f"max_exact_edits must be >= 0 and num_samples >= 1, got {max_exact_edits}, {num_samples}")
+    ShapleyOptions(max_exact_edits, num_samples, seed)
     if len(edits) != len(sources):
         raise ValueError(f"{len(edits)} edit lists for {len(sources)} sources")
     ids = list(range(len(sources))) if sentence_ids is None else [int(i) for i in sentence_ids]
@@ -346,7 +379,8 @@ def attribute_edits(
         value = {mask: float(scores[k]) for mask, k in where[n].items()}
         out.append(Attribution(src, hypotheses[n] if hypotheses is not None else full_texts[n],
                                value[0], value[full_mask(len(e))], tuple(e),
-                               p.attribution(value, normalize), method, p.sampled))
+                               p.attribution(value, normalize), method, p.sampled,
+                               len(p.orders) if p.sampled else 0, (seed, ids[n]) if p.sampled else None))
     return out
 
 

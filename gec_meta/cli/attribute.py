@@ -1,8 +1,8 @@
 """``gec-meta attribute``: how much each hypothesis edit contributes to a sentence-level score.
 
     gec-meta attribute --src S --hyp H [--ref R ...] --metric M --method add|sub|shapley [--json]
-        [--line N] [--png PATH] [--by-type [--cat 1|2|3]] [--max-exact-edits 10]
-        [--num-samples 1000] [--seed 0] [--normalize] [-c OVERRIDE] [-m FIELD=VALUE]
+        [--line N] [--png PATH] [--by-type [--cat 1|2|3]] [--max-exact-edits 10 (0..16)]
+        [--num-samples 1000 (1..10000)] [--seed 0] [--normalize] [-c OVERRIDE] [-m FIELD=VALUE]
 
 ``--src``/``--hyp`` are files of tokenised sentences (one per line; ``--ref`` as for ``score``:
 plain-text references or one M2 file).  Every sentence (or only line ``--line N``, 1-based) is
@@ -22,7 +22,7 @@ import argparse
 import json
 from typing import Sequence
 
-from gec_meta.analysis.attribution import MAX_EXACT_EDITS, METHODS, NUM_SAMPLES
+from gec_meta.analysis.attribution import MAX_EXACT_EDITS, MAX_EXACT_EDITS_LIMIT, MAX_NUM_SAMPLES, METHODS, NUM_SAMPLES
 from gec_meta.errors import ConfigError
 
 
@@ -36,9 +36,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--method", default="shapley", choices=METHODS)
     ap.add_argument("--line", type=int, default=None, help="attribute only this line (1-based)")
     ap.add_argument("--max-exact-edits", type=int, default=MAX_EXACT_EDITS,
-                    help="exact Shapley values up to this many edits, sampled beyond")
-    ap.add_argument("--num-samples", type=int, default=NUM_SAMPLES, help="edit orders for sampled Shapley values")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the sampled edit orders")
+                    help=f"exact Shapley values up to this many edits (0..{MAX_EXACT_EDITS_LIMIT}: 2^E edited "
+                         "sentences), sampled beyond")
+    ap.add_argument("--num-samples", type=int, default=NUM_SAMPLES,
+                    help=f"edit orders for sampled Shapley values (1..{MAX_NUM_SAMPLES})")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the sampled edit orders (>= 0)")
     ap.add_argument("--normalize", action="store_true",
                     help="rescale add/sub values to sum to sent_score - src_score (as gec-metrics)")
     ap.add_argument("--by-type", action="store_true", help="mean attribution per ERRANT error type")
@@ -49,6 +51,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("-c", "--config", action="append", default=[], help="Hydra override, e.g. encoder=minilm")
     ap.add_argument("-m", "--metric-option", action="append", default=[], help="metric field, e.g. beta=1.0")
     ap.add_argument("--json", action="store_true", help="print JSON")
+    from gec_meta.cli.main import add_input_options
+
+    add_input_options(ap)
     return ap
 
 
@@ -59,23 +64,25 @@ def run(args) -> tuple[list[str], list]:
     from gec_meta.cli.main import metric_options, read_references
     from gec_meta.data.io import check_nonempty, read_lines
 
-    sources = read_lines(args.src)
+    sources = read_lines(args.src, unicode=args.unicode)
     check_nonempty(sources, args.src)
-    hyps = read_lines(args.hyp, expected=len(sources))
+    hyps = read_lines(args.hyp, expected=len(sources), unicode=args.unicode)
     metric = load_metric(args.metric, *args.config, option_flag="-m ", override_flag="-c ",
                          **metric_options(args.metric_option))
     refs = None
     if metric.needs_references:
         if not args.ref:
             raise ConfigError(f"metric {args.metric} needs references (--ref)")
-        refs = read_references(args.ref, sources, args.src).for_metric(getattr(metric, "reference_kind", "text"))
+        refs = read_references(args.ref, sources, args.ref_format, args.unicode).for_metric(
+            getattr(metric, "reference_kind", "text"))
     lines = list(range(len(sources)))
     if args.line is not None:
         if not 1 <= args.line <= len(sources):
             raise ConfigError(f"--line {args.line}: {args.src} has lines 1..{len(sources)}")
         lines = [args.line - 1]
         sources, hyps = [sources[lines[0]]], [hyps[lines[0]]]
-        refs = None if refs is None else [[r[lines[0]]] for r in refs]
+        if refs is not None:  # keep the stand-in mask of a user's M2 (ReferenceRows)
+            refs = refs.sentences(lines) if hasattr(refs, "sentences") else [[r[lines[0]]] for r in refs]
     if args.png and len(lines) != 1:
         raise ConfigError(f"--png draws one sentence: give --line N ({args.src} has {len(lines)} lines)")
     atts = attribute(metric, sources, hyps, refs, args.method, max_exact_edits=args.max_exact_edits,
@@ -109,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(out[0] if len(out) == 1 else out, indent=1))
         return 0
     for label, att in zip(labels, atts):
-        kind = f"{att.method}{' (sampled)' if att.sampled else ''}"
+        kind = att.method + (f", sampled: {att.samples} orders, seed {list(att.seed)}" if att.sampled else "")
         print(f"{label}: src_score {att.src_score:.4f}  sent_score {att.sent_score:.4f}  "
               f"({kind}; sum {float(att.attribution.sum()):+.4f})")
         for e, a in zip(att.edits, att.attribution):

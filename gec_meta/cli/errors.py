@@ -51,6 +51,48 @@ def _one_line(text: str) -> str:
     return "; ".join(lines)
 
 
+def _import_failure(chain: list[BaseException]) -> str | None:
+    """The one line of Hydra's "Error locating target": the ``_target_`` whose module could not
+    be imported (a plugin metric: README "Your own metric") and the module's own error with its
+    file and line, which Hydra's message hides behind ``HYDRA_FULL_ERROR=1``."""
+    import re
+    import traceback
+    from pathlib import Path
+
+    head = str(chain[0])
+    located = re.match(r"Error locating target '([^']+)'", head)
+    if not located:
+        return None
+    target = located.group(1)
+    key = re.search(r"full_key: (\S+)", head)
+    loading = [i for i, e in enumerate(chain) if isinstance(e, ImportError) and str(e).startswith("Error loading")]
+    causes = chain[loading[0] + 1:] if loading else chain[1:]
+    if not causes:
+        return None
+    # ``pkg.Class`` where pkg imports but has no Class: Hydra then tries ``import pkg.Class``;
+    # the AttributeError says what is wrong.
+    attribute = [e for e in causes if isinstance(e, AttributeError)
+                 and str(e).endswith(f"has no attribute '{target.rpartition('.')[2]}'")]
+    error = attribute[0] if attribute else causes[0]
+    message, where = _one_line(str(error)), ""
+    if isinstance(error, SyntaxError) and error.filename:
+        message, where = error.msg, f" ({error.filename}:{error.lineno})"
+    elif isinstance(error, ModuleNotFoundError) and error.name == target.split(".")[0]:
+        where = " (is its folder on PYTHONPATH?)"
+    elif not attribute:  # the innermost frame of the module's own code
+        import importlib
+
+        import hydra
+
+        library = tuple(str(Path(m.__file__).parent) for m in (hydra, importlib))
+        frames = [f for f in traceback.extract_tb(error.__traceback__)
+                  if not f.filename.startswith("<") and not f.filename.startswith(library)]
+        if frames:
+            where = f" ({frames[-1].filename}:{frames[-1].lineno})"
+    prefix = f"{key.group(1)}: " if key else ""
+    return f"{prefix}cannot import _target_ {target!r}: {type(error).__name__}: {message}{where}"
+
+
 def error_line(exc: BaseException) -> str | None:
     """The one-line message of a user error, or None when ``exc`` is not one (a bug).
 
@@ -63,6 +105,10 @@ def error_line(exc: BaseException) -> str | None:
     for e in chain:
         if isinstance(e, GecMetaError):
             return _one_line(str(e))
+    for i, e in enumerate(chain):
+        failure = _import_failure(chain[i:]) if type(e).__name__ == "InstantiationException" else None
+        if failure:
+            return failure
     options = getattr(exc, "options", None)
     missing = getattr(exc, "missing_cfg_file", None)
     if missing and options:  # hydra MissingConfigException: metric=nosuch, -c encoder=nosuch

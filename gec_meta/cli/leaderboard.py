@@ -84,16 +84,17 @@ def run_leaderboard(config: BoardConfig, overrides: Sequence[str] = (), use_cach
         rest is the leaderboard's own meta-evaluation (SPA p-values, epsilon*, significance
         clusters, global ranks): issue 18 bounds it at 10% of the metrics' time from cold.
     """
-    from hydra.utils import instantiate
     from tqdm.auto import tqdm
 
     from gec_meta.cli.run import build_task
-    from gec_meta.config import compose, compose_group
+    from gec_meta.config import compose, compose_group, instantiate_as
+    from gec_meta.meta.aggregation import Aggregation
     from gec_meta.meta.spa import permutation_signs
     from gec_meta.meta.task import Scored
     from gec_meta.meta.wmt_stats import aspect_of, human_pvalues, metric_pvalues, sentence_groups
 
-    aggregations = {a: instantiate(compose_group("aggregation", a)) for a in config.aggregations}
+    aggregations = {a: instantiate_as(compose_group("aggregation", a), Aggregation, "aggregation")
+                    for a in config.aggregations}
     runs: dict[str, dict[str, MetricScores]] = {}
     humans: dict[str, HumanSide] = {}
     memo: dict[tuple, MetricScores] = {}  # SEEDA-E and SEEDA-S share a dataset's runs

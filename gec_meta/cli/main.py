@@ -12,9 +12,13 @@
 
 System names are the hypothesis file names without extension.  ``--ref`` takes plain-text
 references (one file per annotator) or one M2 file (all its annotators; gold edits for M2-based
-metrics, and texts with M2 semantics — an annotator without lines in a sentence falls back to
-annotator 0); a file is M2 when it is named ``*.m2`` or starts like one (an ``S`` line, then
-``A start end|||`` lines: ERRANT's and CLEME's ``*.errant``).  ``--hyp-m2`` takes systems as
+metrics, and their texts; a sentence is compared only with the annotators that have a line in
+it, as m2scorer and errant_compare do: ``missing_annotator=skip``); a file is M2 when it is
+named ``*.m2`` or ``*.errant`` (ERRANT's and CLEME's), plain text otherwise, or as
+``--ref-format m2|text`` says (a file named as text that starts like an M2 file, or the
+reverse, is an error).  Every text is read in Unicode NFC with format characters (RLM, ZWSP,
+ZWJ, a BOM inside a file, ...) removed, reported once per file; ``--unicode raw`` keeps the
+bytes' text.  ``--hyp-m2`` takes systems as
 M2 files of their edits (one annotator): every metric scores the corrected text, and edit
 metrics that can (CLEME, ERRANT, PT-ERRANT, UOT-ERRANT) score the file's edits instead of
 re-extracting them; a metric with a ``reference_edits`` field then compares them with the
@@ -31,7 +35,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import re
 import sys
 from pathlib import Path
 from types import MappingProxyType
@@ -39,10 +42,10 @@ from typing import Sequence
 
 
 from gec_meta.meta.aggregation import load_aggregation
-from gec_meta.data.io import check_nonempty, check_same_length, read_lines
-from gec_meta.data.m2 import annotator_references, check_sources, read_hypothesis_m2, read_m2
+from gec_meta.data.io import DEFAULT_UNICODE, UNICODE_MODES, check_nonempty, check_same_length, read_lines
+from gec_meta.data.m2 import read_hypothesis_m2
 from gec_meta.data.datasets import Dataset
-from gec_meta.data.refsets import References
+from gec_meta.data.refsets import REF_FORMATS, read_references  # noqa: F401  (read_references: public here too)
 from gec_meta.cli.errors import install_warning_format, report
 from gec_meta.errors import ConfigError
 from gec_meta.meta.task import Task
@@ -51,44 +54,13 @@ from gec_meta.meta.task import Task
 PAIRWISE_AGGREGATIONS = frozenset({"expected_wins", "trueskill"})
 
 
-M2_EDIT_LINE = re.compile(r"^A -?\d+ -?\d+\|\|\|")
-
-
-def is_m2(path: str) -> bool:
-    """An M2 file: by its suffix (``.m2``, any case), or by its start: an ``S`` line followed
-    by a blank line or an ``A start end|||`` line (ERRANT's / CLEME's ``*.errant``)."""
-    if Path(path).suffix.lower() == ".m2":
-        return True
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            head = [f.readline() for _ in range(2)]
-    except OSError:
-        return False
-    return head[0].startswith("S ") and (not head[1].strip() or bool(M2_EDIT_LINE.match(head[1])))
-
-
-def read_references(paths: Sequence[str], sources: Sequence[str], src_path: str = "--src") -> References:
-    """Text references (one file each) or a single M2 file, shape (R, N).
-
-    An M2 file's ``S`` lines must be the sources (:func:`gec_meta.data.m2.check_sources`).
-    """
-    num_sentences = len(sources)
-    if len(paths) == 1 and is_m2(paths[0]):
-        sents = read_m2(paths[0], expected=num_sentences)
-        check_sources(sents, sources, paths[0])
-        annotators = tuple(sorted({a for s in sents for a in s.annotators})) or (0,)
-        texts = annotator_references(sents, annotators, "annotator0")
-        gold = tuple(
-            tuple(s.edits_of(a) if a in s.annotators else s.edits_of(annotators[0]) for s in sents)
-            for a in annotators
-        )
-        return References(Path(paths[0]).name, tuple(f"annotator{a}" for a in annotators), texts, gold)
-    if any(is_m2(p) for p in paths):
-        raise ConfigError("--ref: give either one M2 file or plain-text reference files, not both")
-    texts = tuple(read_lines(p, expected=num_sentences) for p in paths)
-    # Plain-text references: M2-based metrics get their gold edits extracted by ERRANT.
-    return References("files", tuple(Path(p).name for p in paths), texts, None,
-                      {"gold_edits": "errant"}, sources=tuple(sources))
+def add_input_options(p: argparse.ArgumentParser) -> None:
+    """``--ref-format`` and ``--unicode``: how the input files are read."""
+    p.add_argument("--ref-format", default="auto", choices=list(REF_FORMATS),
+                   help="auto (default): *.m2 and *.errant are M2, other names plain text; m2 or text: as said")
+    p.add_argument("--unicode", default=DEFAULT_UNICODE, choices=list(UNICODE_MODES),
+                   help="nfc+cf (default): read every text in Unicode NFC with format characters "
+                        "(RLM, ZWSP, ZWJ, a BOM inside a file, ...) removed, reported once per file; raw: as it is")
 
 
 def _parse_value(v: str):
@@ -113,22 +85,27 @@ def metric_options(pairs: Sequence[str]) -> dict:
     return out
 
 
-def files_dataset(sources: Sequence[str], systems: Sequence[str], hypotheses: Sequence[Sequence[str]]) -> Dataset:
+def files_dataset(sources: Sequence[str], systems: Sequence[str], hypotheses: Sequence[Sequence[str]],
+                  files: Sequence[str] = (), unicode: str = DEFAULT_UNICODE) -> Dataset:
     """Your own systems as a :class:`Dataset` without human judgments (scored, not meta-evaluated).
 
     Args:
         sources: shape (N,).
         systems: shape (S,).
         hypotheses: shape (S, N).
+        files: shape (S,), the file of each system (for messages), or empty.
+        unicode: how the files were read (enters the signature).
     """
     return Dataset("files", "", "files", tuple(sources), tuple(systems), tuple(tuple(h) for h in hypotheses),
-                   MappingProxyType({}), MappingProxyType({}), tuple(range(len(sources))))
+                   MappingProxyType({}), MappingProxyType({}), tuple(range(len(sources))),
+                   options=MappingProxyType({"unicode": unicode}),
+                   files=MappingProxyType({s: str(f) for s, f in zip(systems, files)}))
 
 
 def _score(args) -> dict:
     from gec_meta.api import load_metric
 
-    sources = read_lines(args.src)
+    sources = read_lines(args.src, unicode=args.unicode)
     check_nonempty(sources, args.src)
     hyp_m2 = args.hyp_m2 or []
     if not args.hyp and not hyp_m2:
@@ -136,9 +113,9 @@ def _score(args) -> dict:
     names = [Path(h).stem for h in [*args.hyp, *hyp_m2]]
     if len(set(names)) != len(names):
         raise ConfigError(f"--hyp/--hyp-m2: two systems share a file name: {names}")
-    hyps = [read_lines(h) for h in args.hyp]
+    hyps = [read_lines(h, unicode=args.unicode) for h in args.hyp]
     check_same_length({args.src: sources, **dict(zip(args.hyp, hyps))})
-    hyps += [read_hypothesis_m2(h, sources) for h in hyp_m2]
+    hyps += [read_hypothesis_m2(h, sources, args.unicode) for h in hyp_m2]
     options = metric_options(args.metric_option)
     aggregations = [load_aggregation(a) for a in args.aggregation]
     for agg_name in args.aggregation:
@@ -154,9 +131,12 @@ def _score(args) -> dict:
     if metric.needs_references:
         if not args.ref:
             raise ConfigError(f"metric {args.metric} needs references (--ref)")
-        refs = read_references(args.ref, sources, args.src)
-    first = Task(files_dataset(sources, names, hyps), metric, aggregations[0], refs).score()
-    out: dict = {"metric": first.metric.signature(), "systems": {}}
+        refs = read_references(args.ref, sources, args.ref_format, args.unicode)
+    ds = files_dataset(sources, names, hyps, [*args.hyp, *hyp_m2], args.unicode)
+    first = Task(ds, metric, aggregations[0], refs).score()
+    signature = "|".join([f"data:{ds.signature()}", f"refs:{refs.signature() if refs is not None else 'none'}",
+                          f"metric:{first.metric.signature()}"])
+    out: dict = {"metric": first.metric.signature(), "signature": signature, "systems": {}}
     for agg_name, agg in zip(args.aggregation, aggregations):
         scored = first if agg is aggregations[0] else first.reaggregate(agg)
         for name, score in zip(names, scored.system_scores):
@@ -182,7 +162,7 @@ def _print_table(out: dict, aggregations: Sequence[str]) -> None:
             cells += [f"{v['precision']:.4f}", f"{v['recall']:.4f}", f"{v['f']:.4f}"]
         rows.append(cells)
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    print(f"# {out['metric']}")
+    print(f"# {out['signature']}")
     print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
@@ -191,10 +171,10 @@ def _print_table(out: dict, aggregations: Sequence[str]) -> None:
 def _errant_types(args) -> dict:
     from gec_meta.report.error_types import errant_by_type
 
-    sources = read_lines(args.src)
+    sources = read_lines(args.src, unicode=args.unicode)
     check_nonempty(sources, args.src)
-    hyp = read_lines(args.hyp, expected=len(sources))
-    refs = read_references(args.ref, sources, args.src).texts
+    hyp = read_lines(args.hyp, expected=len(sources), unicode=args.unicode)
+    refs = read_references(args.ref, sources, args.ref_format, args.unicode).texts
     return errant_by_type(sources, hyp, refs, beta=args.beta, level=args.cat)
 
 
@@ -215,6 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("-c", "--config", action="append", default=[], help="Hydra override, e.g. encoder=minilm")
         p.add_argument("-m", "--metric-option", action="append", default=[], help="metric field, e.g. beta=1.0")
         p.add_argument("--json", action="store_true", help="print JSON")
+        add_input_options(p)
     p = sub.add_parser("errant-types", help="ERRANT P/R/F per error type (errant_compare -cat)")
     p.add_argument("--src", required=True)
     p.add_argument("--hyp", required=True)
@@ -222,6 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--cat", type=int, default=3, choices=[1, 2, 3])
     p.add_argument("--beta", type=float, default=0.5)
     p.add_argument("--json", action="store_true")
+    add_input_options(p)
     sub.add_parser("attribute", add_help=False,
                    help="each hypothesis edit's contribution to a sentence-level score (add, sub, Shapley)")
     sub.add_parser("uot-align", add_help=False,

@@ -9,8 +9,9 @@ The configs come from the installed package (``pkg://gec_meta.conf``); add your 
 folders with ``hydra.searchpath=[file://my_conf]``.
 
 Each job writes ``results.json`` (with its signature), ``results.md``, ``sentence_scores.tsv``
-(``meta_eval.sentence_scores``), the resolved config and ``inputs.json`` (the sha256 of every file it read, :mod:`gec_meta.cli.resume`) into its Hydra
-output folder.  A job whose folder already holds a result for the same config, the same input
+(``meta_eval.sentence_scores``), the resolved config and ``inputs.json`` (the sha256 of every
+file it read and wrote) into its Hydra output folder, as one unit (:mod:`gec_meta.cli.resume`).
+A job whose folder already holds a result for the same config, the same input
 files and the same metric identity is not recomputed, so rerunning an interrupted sweep with
 the same ``hydra.sweep.dir`` completes it; a changed input, or a corrupt ``results.json``,
 reruns the job and the log says why.
@@ -22,9 +23,11 @@ status 2 (:mod:`gec_meta.cli.errors`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -36,13 +39,16 @@ from omegaconf import DictConfig, OmegaConf
 import gec_meta.cache as gm_cache
 from gec_meta.cache import text_hash
 from gec_meta.cli import errors as cli_errors
-from gec_meta.cli.resume import INPUTS_FILE, inputs_record, stale_reason
-from gec_meta.config import CONFIG_MODULE, CONFIG_PATH, group_options, register_configs
+from gec_meta.cli.resume import RESULTS_FILE, publish, stale_reason
+from gec_meta.config import (CONFIG_MODULE, CONFIG_PATH, Valid, boolean, check_choices, check_fields, check_instance,
+                             check_override_options, check_values, group_options, instantiate_as, integer, one_of,
+                             register_configs, valid)
 from gec_meta.data.io import recording_inputs
 from gec_meta.errors import ConfigError
 from gec_meta.meta.task import Task, calibrate_epsilon
+from gec_meta.metrics.base import Metric
 from gec_meta.metrics.llm import DryRunFinished
-from gec_meta.report.tables import atomic_write_text, single_run_markdown
+from gec_meta.report.tables import single_run_markdown
 
 log = logging.getLogger("gec_meta")
 
@@ -52,8 +58,6 @@ def limit_threads(n: int) -> None:
 
     Process state, so only here at the Hydra edge; the metrics and encoders read their own
     ``threads: ${threads}`` config option (no environment side channel)."""
-    import sys
-
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(limits=n)
@@ -61,57 +65,88 @@ def limit_threads(n: int) -> None:
         sys.modules["torch"].set_num_threads(n)
 
 
+#: The ``meta_eval`` keys that are :class:`Task` fields (checked there); the others are the job's
+#: own (:class:`RunKeys`).
+TASK_KEYS = ("window", "top_ks", "sentence_variant", "sentence_level", "bootstrap_samples", "bootstrap_seed",
+             "epsilon", "spa_permutations", "permutation_seed", "spa_trueskill")
+
+
+@dataclasses.dataclass(frozen=True)
+class RunKeys:
+    """The root config's own keys (``conf/config.yaml``, where their defaults are written) and
+    the ``meta_eval`` keys that are not :class:`Task` fields, with their valid values: checked
+    by :func:`check_config` with the Task's fields, before anything is loaded."""
+
+    data_dir: str = dataclasses.field(metadata=valid(Valid(lambda x: isinstance(x, str) and bool(x), "a folder")))
+    cache: bool = dataclasses.field(metadata=valid(boolean()))
+    threads: int | None = dataclasses.field(metadata=valid(integer(1), optional=True))
+    sentence_scores: bool = dataclasses.field(metadata=valid(boolean(), key="meta_eval.sentence_scores"))
+    epsilon_from: str | None = dataclasses.field(metadata=valid(
+        one_of(*group_options("dataset")), optional=True, key="meta_eval.epsilon_from"))
+
+
+def check_config(cfg: DictConfig) -> dict:
+    """Check the type and range of every top-level and ``meta_eval`` key of a composed config
+    (one :class:`gec_meta.errors.ConfigError` naming the first bad key) and return the
+    :class:`Task` options of ``meta_eval``."""
+    meta = OmegaConf.to_container(cfg.meta_eval, resolve=True)
+    unknown = [k for k in meta if k not in TASK_KEYS and k not in ("sentence_scores", "epsilon_from")]
+    if unknown:
+        keys = ", ".join([*TASK_KEYS, "sentence_scores", "epsilon_from"])
+        raise ConfigError(f"meta_eval has no key {unknown[0]!r}; keys: {keys}")
+    check_fields(RunKeys(cfg.data_dir, cfg.cache, cfg.threads, meta.get("sentence_scores", False),
+                         meta.get("epsilon_from")), "")
+    options = {k: meta[k] for k in TASK_KEYS if k in meta}
+    for k in ("bootstrap_samples", "spa_permutations"):  # configs without them: off
+        options.setdefault(k, 0)
+    check_values(Task, options, "meta_eval")
+    if options.get("epsilon") is not None and meta.get("epsilon_from") is not None:
+        raise ConfigError("set meta_eval.epsilon or meta_eval.epsilon_from, not both")
+    return options
+
+
 def build_task(cfg: DictConfig) -> Task:
     """The :class:`Task` of a composed config (dataset, refset, metric, aggregation, meta_eval)."""
+    from gec_meta.data.datasets import Dataset
+    from gec_meta.data.refsets import References
+    from gec_meta.meta.aggregation import Aggregation
+
+    options = check_config(cfg)
     data_dir = Path(cfg.data_dir)
-    dataset = instantiate(cfg.dataset, root=data_dir)
-    metric = instantiate(cfg.metric)
+    dataset = instantiate_as(cfg.dataset, Dataset, "dataset", root=data_dir)
+    metric = instantiate_as(cfg.metric, Metric, "metric")
     references = None
     if metric.needs_references:
         # _partial_: passing the Dataset object through instantiate would turn it into a config.
-        references = instantiate(cfg.refset, _partial_=True)(dataset=dataset, root=data_dir)
-    top_ks = cfg.meta_eval.top_ks
-    aggregation = instantiate(cfg.aggregation)
-    epsilon = cfg.meta_eval.get("epsilon")
+        references = check_instance(instantiate(cfg.refset, _partial_=True)(dataset=dataset, root=data_dir),
+                                    References, "refset", cfg.refset)
+    aggregation = instantiate_as(cfg.aggregation, Aggregation, "aggregation")
     dev = cfg.meta_eval.get("epsilon_from")
     if dev is not None:
-        if epsilon is not None:
-            raise ConfigError("set meta_eval.epsilon or meta_eval.epsilon_from, not both")
-        dev_dataset = instantiate(dataset_config(dev), root=data_dir)
+        dev_dataset = instantiate_as(dataset_config(dev), Dataset, "meta_eval.epsilon_from", root=data_dir)
         dev_refs = None
         if metric.needs_references:
-            dev_refs = instantiate(cfg.refset, _partial_=True)(dataset=dev_dataset, root=data_dir)
-        epsilon = calibrate_epsilon(Task(dev_dataset, metric, aggregation, dev_refs, use_cache=cfg.cache,
-                                         spa_permutations=0))
-        log.info("epsilon calibrated on %s: %s", dev, epsilon)
-    return Task(
-        dataset, metric, aggregation, references,
-        window=cfg.meta_eval.window,
-        top_ks=None if top_ks is None else tuple(top_ks),
-        sentence_variant=cfg.meta_eval.sentence_variant,
-        sentence_level=cfg.meta_eval.sentence_level,
-        bootstrap_samples=cfg.meta_eval.get("bootstrap_samples", 0),
-        bootstrap_seed=cfg.meta_eval.get("bootstrap_seed", 0),
-        epsilon=epsilon,
-        spa_permutations=cfg.meta_eval.get("spa_permutations", 0),
-        permutation_seed=cfg.meta_eval.get("permutation_seed", 0),
-        spa_trueskill=cfg.meta_eval.get("spa_trueskill", "comparisons"),
-        use_cache=cfg.cache,
-    )
+            dev_refs = check_instance(instantiate(cfg.refset, _partial_=True)(dataset=dev_dataset, root=data_dir),
+                                      References, "refset", cfg.refset)
+        options["epsilon"] = calibrate_epsilon(Task(dev_dataset, metric, aggregation, dev_refs, use_cache=cfg.cache,
+                                                    spa_permutations=0))
+        log.info("epsilon calibrated on %s: %s", dev, options["epsilon"])
+    return Task(dataset, metric, aggregation, references, **options, use_cache=cfg.cache)
 
 
 def dataset_config(name: str) -> DictConfig:
     """The shipped config of dataset ``name`` (``conf/dataset/<name>.yaml``), for
-    ``meta_eval.epsilon_from``."""
+    ``meta_eval.epsilon_from``: a name of the ``dataset`` group, never a path (a path would
+    compose, and instantiate, any YAML)."""
     from importlib.resources import files
 
-    path = files(CONFIG_MODULE).joinpath("dataset", f"{name}.yaml")
-    if not path.is_file():
-        raise ConfigError(f"meta_eval.epsilon_from: unknown dataset {name!r}; available: {group_options('dataset')}")
-    return OmegaConf.create(path.read_text(encoding="utf-8"))
+    if name not in group_options("dataset"):
+        raise ConfigError(f"meta_eval.epsilon_from={name}: unknown dataset {name!r}; "
+                          f"available: {', '.join(group_options('dataset'))}")
+    return OmegaConf.create(files(CONFIG_MODULE).joinpath("dataset", f"{name}.yaml").read_text(encoding="utf-8"))
 
 
-def write_sentence_scores(path: Path, result) -> None:
+def sentence_scores_text(result) -> str:
     """``sentence_scores.tsv``: every system's sentence scores as the meta-evaluation compared
     them (columns ``system``, ``sentence`` (0-based index into the dataset's sentences), ``line``
     (1-based line of the corpus file), ``score``; ``nan`` = no score), so that any statistic can
@@ -122,7 +157,7 @@ def write_sentence_scores(path: Path, result) -> None:
     rows = ["system\tsentence\tline\tscore"]
     for s, system in enumerate(scored.dataset.systems):
         rows.extend(f"{system}\t{n}\t{lines[n] + 1}\t{float(v)!r}" for n, v in enumerate(scores[s]))
-    atomic_write_text(path, "\n".join(rows) + "\n")
+    return "\n".join(rows) + "\n"
 
 
 # Set by main(): the user asked for Hydra's full tracebacks (HYDRA_FULL_ERROR=1).
@@ -152,17 +187,20 @@ def run_job(cfg: DictConfig) -> dict:
     """Run (or resume) the job of a composed config in Hydra's output folder; returns the payload
     of its ``results.json``."""
     out_dir = Path(HydraConfig.get().runtime.output_dir)
+    # Before anything is instantiated: group options are names, every key has its type and range.
+    check_choices(HydraConfig.get().runtime.choices)
+    check_config(cfg)
     config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
     config_id = text_hash(config_yaml)
-    done = out_dir / "results.json"
+    done = out_dir / RESULTS_FILE
     if done.exists():
-        previous, reason = stale_reason(out_dir, config_id, lambda: instantiate(cfg.metric).signature())
+        previous, reason = stale_reason(out_dir, config_id, lambda: instantiate_as(cfg.metric, Metric, "metric").signature())
         if reason is None:
             log.info("result already in %s (same config and inputs); skipping", done)
             return previous
         log.warning("recomputing %s: %s", done, reason)
-    if cfg.get("threads"):
-        limit_threads(int(cfg.threads))
+    if cfg.threads is not None:
+        limit_threads(cfg.threads)
     # gm_cache.COUNTERS, not a name imported into this module: the joblib launcher pickles
     # this function by value (with copies of the globals it names).
     cache_before = Counter(gm_cache.COUNTERS)
@@ -178,15 +216,16 @@ def run_job(cfg: DictConfig) -> dict:
     timing = dict(result.timing)
     timing["cache"] = dict(gm_cache.COUNTERS - cache_before)  # this job's hits/misses (bench/bench_sweep.py)
     payload = result.to_json(timing=False)
-    atomic_write_text(out_dir / "timing.json", json.dumps(timing, indent=1) + "\n")
-    atomic_write_text(out_dir / "config.yaml", config_yaml)
-    atomic_write_text(out_dir / "results.md", single_run_markdown(payload, timing.get("usage")))
+    files = {
+        "timing.json": json.dumps(timing, indent=1) + "\n",
+        "config.yaml": config_yaml,
+        "results.md": single_run_markdown(payload, timing.get("usage")),
+        RESULTS_FILE: json.dumps(payload, indent=1, sort_keys=False) + "\n",
+    }
     if cfg.meta_eval.get("sentence_scores", False):
-        write_sentence_scores(out_dir / "sentence_scores.tsv", result)
-    # Before results.json: a results.json always has the record of the inputs it was computed from.
-    atomic_write_text(out_dir / INPUTS_FILE,
-                      inputs_record(config_id, instantiate(cfg.metric).signature(), inputs))
-    atomic_write_text(done, json.dumps(payload, indent=1, sort_keys=False) + "\n")
+        files["sentence_scores.tsv"] = sentence_scores_text(result)
+    # One unit: staged, then renamed into place with results.json last (gec_meta.cli.resume).
+    publish(out_dir, files, config_id, instantiate_as(cfg.metric, Metric, "metric").signature(), inputs)
     summary = ", ".join(f"{h}: r={c['pearson']:.3f} ρ={c['spearman']:.3f}" for h, c in result.system.items())
     log.info("%s", result.signature)
     if job.references is not None and job.references.provenance:  # e.g. missing_annotator=annotator0 (gjg15 default)
@@ -208,6 +247,8 @@ def main() -> None:
     _TRACEBACKS = os.environ.get("HYDRA_FULL_ERROR") == "1"
     os.environ["HYDRA_FULL_ERROR"] = "1"
     try:
+        # Group options are names, not paths (hydra/job_logging=../x would be configured before any job runs).
+        check_override_options([a for a in sys.argv[1:] if "=" in a and not a.startswith("-")])
         task()
     except Exception as exc:
         _exit_on_user_error(exc)

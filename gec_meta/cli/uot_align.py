@@ -25,6 +25,7 @@ from typing import Sequence
 import numpy as np
 
 from gec_meta.errors import ConfigError
+from gec_meta.outputs import save_figure
 from gec_meta.metrics.edit.uot import Alignment
 
 
@@ -82,8 +83,7 @@ def plot_alignment(al: Alignment, path: str | Path, title: str = "") -> Path:
     ax.set_xlabel("reference edits")
     ax.set_title((title + "\n" if title else "") + f"P={al.precision:.3f} R={al.recall:.3f} F0.5={al.f:.3f}", fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=130)
-    return path
+    return save_figure(fig, path, 130)
 
 
 def check_choice(dataset, system: str, sentence: int) -> None:

@@ -1,7 +1,7 @@
 """Meta-evaluation datasets as immutable typed containers.
 
-Every loader takes an explicit data root (never globs), normalises whitespace through
-:func:`gec_meta.data.io.read_lines` and checks line counts.  See ``shared/data/README.md`` for
+Every loader takes an explicit data root (never globs), normalises Unicode and whitespace
+through :func:`gec_meta.data.io.read_lines` and checks line counts.  See ``shared/data/README.md`` for
 the files, index bases and whitespace traps handled here.
 """
 
@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from gec_meta.errors import ConfigError, DataError, MissingDataError
-from gec_meta.data.io import check_nonempty, read_floats, read_lines, read_text
+from gec_meta.data.io import DEFAULT_UNICODE, check_nonempty, check_unicode_mode, read_floats, read_lines, read_text
 from gec_meta.data.judgments import RankingItem, read_judgments
 
 CONLL14_SIZE = 1312
@@ -62,6 +62,8 @@ class Dataset:
         options: loader options (enter the signature).
         segment_scores: human sentence ratings, name -> shape (S, N) (GMEG-Wiki ``score``:
             the mean rating of every system's output of every sentence), else empty.
+        files: system (or reference name) -> the file its text was read from (line n + 1 is
+            sentence n of a text file), for messages only; empty when unknown.
     """
 
     name: str
@@ -77,6 +79,7 @@ class Dataset:
     reference_names: tuple[str, ...] = ()
     options: Mapping[str, object] = field(default_factory=dict)
     segment_scores: Mapping[str, np.ndarray] = field(default_factory=dict)
+    files: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def num_systems(self) -> int:
@@ -89,7 +92,7 @@ class Dataset:
     def signature(self) -> str:
         from gec_meta.meta.signature import component
 
-        return component(self.name, {"setting": self.setting, **self.options})
+        return component(self.name, {**({"setting": self.setting} if self.setting else {}), **self.options})
 
     def select(self, systems: Sequence[str]) -> "Dataset":
         """The same dataset restricted to (and reordered as) ``systems``."""
@@ -106,6 +109,7 @@ class Dataset:
             self.judgments, self.corpus_lines, self.references, self.reference_names,
             MappingProxyType({**self.options, "systems": ",".join(systems)}),
             MappingProxyType({k: v[idx] for k, v in self.segment_scores.items()}),
+            self.files,
         )
 
 
@@ -158,6 +162,7 @@ def load_seeda(
     systems: Sequence[str] | None = None,
     whitespace: str = "normalise",
     sentences: str = "subset",
+    unicode: str = DEFAULT_UNICODE,
 ) -> Dataset:
     """SEEDA (Kobayashi et al. 2024): the 391 human-evaluated CoNLL-2014 test sentences.
 
@@ -171,6 +176,8 @@ def load_seeda(
         sentences: ``subset`` (the 391 judged sentences, ``outputs/subset``: the setting of
             SEEDA's meta-evaluation) or ``all`` (the full 1,312-sentence test set,
             ``outputs/all``: the setting of the metric scores in SEEDA's README table).
+        unicode: ``nfc+cf`` (format characters removed, NFC) or ``raw`` (see
+            :func:`gec_meta.data.io.clean_unicode`; no benchmark file changes).
 
     Human scores: EW_edit, EW_sent, TS_edit, TS_sent (``seeda/scores/human``, alphabetical
     order).  Judgments: ``edit`` (SEEDA-E) and ``sent`` (SEEDA-S), ``src-id`` 1-based.
@@ -198,8 +205,10 @@ def load_seeda(
         raise ConfigError(f"dataset.sentences={sentences!r}; choose 'subset' or 'all'")
     folder = base / "outputs" / sentences
     n = len(lines)
-    sources = read_lines(folder / "INPUT.txt", expected=n, whitespace=whitespace)
-    hyps = {s: read_lines(folder / f"{s}.txt", expected=n, whitespace=whitespace) for s in SEEDA_SYSTEMS}
+    check_unicode_mode(unicode)
+    sources = read_lines(folder / "INPUT.txt", expected=n, whitespace=whitespace, unicode=unicode)
+    hyps = {s: read_lines(folder / f"{s}.txt", expected=n, whitespace=whitespace, unicode=unicode)
+            for s in SEEDA_SYSTEMS}
     human_all = {
         name: _read_floats(base / "scores" / "human" / f"{name}.txt", len(SEEDA_SYSTEMS))
         for name in SEEDA_HUMAN
@@ -221,17 +230,19 @@ def load_seeda(
         human=_frozen({k: v[[alpha[s] for s in chosen]] for k, v in human_all.items()}),
         judgments=_frozen(judgments),
         corpus_lines=tuple(lines),
-        options=_frozen(_options(systems, order, whitespace,
+        options=_frozen(_options(systems, order, whitespace, unicode,
                                  **({} if sentences == "subset" else {"sentences": sentences}))),
+        files=_frozen({s: str(folder / f"{s}.txt") for s in chosen}),
     )
 
 
-def _options(systems, order, whitespace, **extra) -> dict:
+def _options(systems, order, whitespace, unicode, **extra) -> dict:
     opts = dict(extra)
     if systems is not None:
         opts["systems"] = ",".join(order)
     if whitespace != "normalise":
         opts["whitespace"] = whitespace
+    opts["unicode"] = unicode  # always named: it can change numbers of users' files
     return opts
 
 
@@ -268,6 +279,7 @@ def load_gjg15(
     human_scores: str = "paper",
     systems: Sequence[str] | None = None,
     whitespace: str = "normalise",
+    unicode: str = DEFAULT_UNICODE,
 ) -> Dataset:
     """GJG15 (Grundkiewicz et al. 2015): the 13 CoNLL-2014 systems incl. INPUT, 1,312 sentences.
 
@@ -278,6 +290,7 @@ def load_gjg15(
             ``gjg15/nusnlp-gecmetrics``: EW equal except INPUT, TS differs in the third decimal).
         systems: system order; default GJG15 Table 3 order (matters for TrueSkill).
         whitespace: ``normalise`` or ``rstrip`` (see :func:`gec_meta.data.io.read_lines`).
+        unicode: ``nfc+cf`` or ``raw`` (see :func:`gec_meta.data.io.clean_unicode`).
 
     Human scores: EW, TS.  Judgments: ``ranking`` (``judgments.xml``, ``src-id`` 0-based).
     """
@@ -299,13 +312,15 @@ def load_gjg15(
             f"dataset.human_scores={human_scores!r}; choose 'paper' or 'chollampatt_ng_2018'"
         )
     subs = base / "original" / "official_submissions"
-    hyps = {s: read_lines(subs / s, expected=CONLL14_SIZE, whitespace=whitespace) for s in GJG15_SYSTEMS}
+    check_unicode_mode(unicode)
+    hyps = {s: read_lines(subs / s, expected=CONLL14_SIZE, whitespace=whitespace, unicode=unicode)
+            for s in GJG15_SYSTEMS}
     sources = read_lines(root / "conll14" / "conll14st-test.tok.src", expected=CONLL14_SIZE,
-                         whitespace=whitespace)
+                         whitespace=whitespace, unicode=unicode)
     items = read_judgments(base / "judgments.xml", index_base=0)
     _check_systems(items, GJG15_SYSTEMS, base / "judgments.xml")
     judgments = _to_sentence_index(items, {i: i for i in range(CONLL14_SIZE)}, base / "judgments.xml")
-    opts = _options(systems, order, whitespace, human_scores=human_scores)
+    opts = _options(systems, order, whitespace, unicode, human_scores=human_scores)
     return Dataset(
         name="gjg15",
         setting="default",
@@ -317,6 +332,7 @@ def load_gjg15(
         judgments=_frozen({"ranking": judgments}),
         corpus_lines=tuple(range(CONLL14_SIZE)),
         options=_frozen(opts),
+        files=_frozen({s: str(subs / s) for s in order}),
     )
 
 
@@ -327,28 +343,28 @@ GMEG_SYSTEMS = ("amu", "lstm", "lstm-r", "marian", "nus", "transformer", "ref", 
 GMEG_SPLITS = ("test", "dev")
 
 
-def load_gmeg_wiki(root: str | Path, split: str = "test") -> Dataset:
+def load_gmeg_wiki(root: str | Path, split: str = "test", unicode: str = DEFAULT_UNICODE) -> Dataset:
     """GMEG-Data Wiki (Napoles et al. 2019), as used by UOT-ERRANT (Goto et al. 2025).
 
     Systems amu, lstm, lstm-r, marian, nus, transformer, ``ref`` (the file ``ref0``) and
     ``source``; references ref1-ref3; human scores = mean ratings of ``wiki-corpus-scores.csv``
     (``score``).  Caveat: the rated "ref" output is not always ``ref0`` (see the data README,
     section 6); it is used as ref0 here, as UOT-ERRANT does.  No sentence rankings.
+    ``unicode``: as :func:`load_seeda`.
     """
     if split not in GMEG_SPLITS:
         raise ConfigError(f"dataset.split must be one of {list(GMEG_SPLITS)}, got {split!r}")
+    check_unicode_mode(unicode)
     root = Path(root)
     base = _require_dir(root / "gmeg" / split, f"GMEG {split} data")
     wiki = base / "wiki"
-    sources = read_lines(wiki / "source")
+    sources = read_lines(wiki / "source", unicode=unicode)
     check_nonempty(sources, wiki / "source")
     n = len(sources)
     files = {s: ("ref0" if s == "ref" else s) for s in GMEG_SYSTEMS}
-    hyps = {s: read_lines(wiki / f, expected=n) for s, f in files.items()}
-    refs = tuple(read_lines(wiki / f"ref{k}", expected=n) for k in (1, 2, 3))
+    hyps = {s: read_lines(wiki / f, expected=n, unicode=unicode) for s, f in files.items()}
+    refs = tuple(read_lines(wiki / f"ref{k}", expected=n, unicode=unicode) for k in (1, 2, 3))
     scores_path = base / "wiki-corpus-scores.csv"
-    if not scores_path.is_file():
-        raise MissingDataError(f"{scores_path}: no such file (run `make data`)")
     rows = list(csv.DictReader(io.StringIO(read_text(scores_path)[1])))
     try:
         table = {r["system"].strip(): float(r["score"]) for r in rows}
@@ -370,7 +386,10 @@ def load_gmeg_wiki(root: str | Path, split: str = "test") -> Dataset:
         corpus_lines=tuple(range(n)),
         references=refs,
         reference_names=("ref1", "ref2", "ref3"),
+        options=_frozen({"unicode": unicode}),
         segment_scores=_frozen({"score": segment}),
+        files=_frozen({**{s: str(wiki / f) for s, f in files.items()},
+                       **{f"ref{k}": str(wiki / f"ref{k}") for k in (1, 2, 3)}}),
     )
 
 
@@ -378,8 +397,6 @@ def _gmeg_segment_scores(path: Path, n: int) -> np.ndarray:
     """``wiki-segment-scores.csv``: the mean rating of every system's output of each of the
     ``n`` sentences (one row per sentence, one column per system), shape (S, n) in
     :data:`GMEG_SYSTEMS` order; NaN for the sentences nobody rated (an empty row)."""
-    if not path.is_file():
-        raise MissingDataError(f"{path}: no such file (run `make data`)")
     rows = list(csv.reader(io.StringIO(read_text(path)[1])))
     if not rows:
         raise DataError("empty file: expected a header row of system names", path)

@@ -9,6 +9,17 @@ Every data file goes through :func:`read_text`, which also rejects what is not U
 (UTF-16 with or without a byte-order mark, NUL bytes, a directory), drops a UTF-8 byte-order
 mark, and tells :func:`recording_inputs` which files a job read (their sha256): resuming a
 sweep reruns a job whose inputs changed (:mod:`gec_meta.cli.run`).
+
+Every text that is scored (plain-text corpora through :func:`read_lines`, M2 files through
+:func:`gec_meta.data.m2.read_m2`) then goes through :func:`clean_lines` line by line, after the
+lines are split and before whitespace is normalised (``unicode="nfc+cf"``, the default): Unicode format characters (category Cf: right-to-left marks, zero-width spaces
+and joiners, a byte-order mark inside a file, soft hyphens, ...) are removed and the text is put
+in Normalisation Form C, so the same words always have the same code points -- otherwise a
+right-to-left mark at each line start or NFD accents change every token they touch, and the
+score with them, without a visible difference.  The changed lines are counted and reported
+once per file (:class:`~gec_meta.errors.InputWarning` naming the first one); ``unicode="raw"``
+keeps the text as it is.  No file of the benchmarks changes (tested).  Pure-ASCII files and
+lines are passed through untouched, so the check costs nothing measurable on a warm run.
 """
 
 from __future__ import annotations
@@ -16,11 +27,14 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import unicodedata
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
+from stat import S_ISREG
 from typing import Iterator, Sequence
 
-from gec_meta.errors import DataError, MissingDataError
+from gec_meta.errors import ConfigError, DataError, InputWarning, MissingDataError
 
 
 def normalise(line: str) -> str:
@@ -29,6 +43,87 @@ def normalise(line: str) -> str:
 
 
 WHITESPACE_MODES = ("normalise", "rstrip")
+
+#: ``nfc+cf``: format characters (Unicode category Cf) removed, then NFC; ``raw``: unchanged.
+UNICODE_MODES = ("nfc+cf", "raw")
+DEFAULT_UNICODE = "nfc+cf"
+
+
+def check_unicode_mode(mode: str, key: str = "dataset.unicode") -> str:
+    """``mode`` if it is one of :data:`UNICODE_MODES`.
+
+    Raises:
+        ConfigError: naming ``key``.
+    """
+    if mode not in UNICODE_MODES:
+        raise ConfigError(f"{key} must be one of {list(UNICODE_MODES)}, got {mode!r}")
+    return mode
+
+
+def clean_line(line: str) -> str:
+    """One line without format characters (category Cf), in NFC.
+
+    Format characters go first, so that a mark between a letter and its combining accent
+    cannot keep them apart.  Pure-ASCII lines (almost all) are returned as they are.
+    """
+    if line.isascii():
+        return line
+    if any(unicodedata.category(ch) == "Cf" for ch in line if ord(ch) > 0x7F):
+        line = "".join(ch for ch in line if ord(ch) <= 0x7F or unicodedata.category(ch) != "Cf")
+    return unicodedata.normalize("NFC", line)
+
+
+_UNICODE_REPORTED: set[tuple[str, str]] = set()  # (file, mode): warned once per process
+
+
+def clean_lines(lines: list[str], path: str | Path, mode: str = DEFAULT_UNICODE) -> list[str]:
+    """The lines of a file after :func:`clean_line` (``mode="nfc+cf"``), else as they are.
+
+    When a line changed, warns once per file and process (:class:`~gec_meta.errors.InputWarning`)
+    with the number of changed lines, the first one (``lines[k]`` is line k + 1) and what
+    changed.
+
+    Args:
+        lines: the file's lines (the list is changed in place and returned).
+        path: the file (for the warning).
+        mode: one of :data:`UNICODE_MODES`.
+    """
+    check_unicode_mode(mode)
+    if mode == "raw":
+        return lines
+    changed, first, removed, nfc = 0, 0, {}, 0
+    for k, line in enumerate(lines):
+        if line.isascii():
+            continue
+        new = clean_line(line)
+        if new != line:
+            changed += 1
+            first = first or k + 1
+            for ch in line:
+                if ord(ch) > 0x7F and unicodedata.category(ch) == "Cf":
+                    removed[ch] = removed.get(ch, 0) + 1
+            nfc += unicodedata.normalize("NFC", line) != line
+            lines[k] = new
+    key = (str(path), mode)
+    if changed and key not in _UNICODE_REPORTED:
+        _UNICODE_REPORTED.add(key)
+        names = [f"U+{ord(c):04X} {unicodedata.name(c, '?')} x{n}" for c, n in removed.items()]
+        what = [f"removed {', '.join(names[:4])}{', ...' if len(names) > 4 else ''}"] if names else []
+        what += [f"{nfc} line(s) not in NFC"] if nfc else []
+        warnings.warn(
+            f"{path}:{first}: {changed} line(s) changed by Unicode normalisation ({'; '.join(what)}); "
+            "scored as normalised (dataset.unicode=raw, gec-meta --unicode raw: keep the raw text)",
+            InputWarning, stacklevel=3,
+        )
+    return lines
+
+
+def clean_unicode(text: str, path: str | Path, mode: str = DEFAULT_UNICODE) -> str:
+    """A file's text with :func:`clean_lines` applied to its lines (split on ``\\n`` only,
+    so line numbers stay the file's)."""
+    if check_unicode_mode(mode) == "raw" or text.isascii():
+        return text
+    return "\n".join(clean_lines(text.split("\n"), path, mode))
 
 
 _RECORDERS: list[dict[str, str]] = []  # open recording_inputs() scopes of this process
@@ -85,6 +180,8 @@ def file_digest(path: str | Path) -> str | None:
     key = str(Path(path).absolute())
     try:
         stat = os.stat(key)
+        if not S_ISREG(stat.st_mode):  # a FIFO would block, /dev/zero never end
+            return None
         known = _DIGESTS.get(key)
         if known is not None and known[:2] == (stat.st_size, stat.st_mtime_ns):
             return known[2]
@@ -99,13 +196,16 @@ def read_bytes(path: str | Path) -> bytes:
 
     Raises:
         MissingDataError: the file does not exist.
-        DataError: the path is a directory or cannot be read.
+        DataError: the path is a directory, not a regular file (a FIFO, a device such as a
+            symlink to /dev/zero: reading it would block or never end) or cannot be read.
     """
     path = Path(path)
     if path.is_dir():
         raise DataError("is a directory, expected a file", path)
     if not path.is_file():
-        raise MissingDataError(f"{path}: no such file (run `make data` or set GEC_META_DATA)")
+        if not path.exists():
+            raise MissingDataError(f"{path}: no such file (run `make data` or set GEC_META_DATA)")
+        raise DataError("not a regular file (a FIFO, socket or device), expected a file", path)
     try:
         stat = path.stat()
         raw = path.read_bytes()
@@ -160,9 +260,10 @@ def read_text(path: str | Path) -> tuple[bytes, str]:
 
 
 def read_lines(
-    path: str | Path, expected: int | None = None, whitespace: str = "normalise"
+    path: str | Path, expected: int | None = None, whitespace: str = "normalise",
+    unicode: str = DEFAULT_UNICODE,
 ) -> tuple[str, ...]:
-    """Read a tokenised corpus: one sentence a line, whitespace-normalised.
+    """Read a tokenised corpus: one sentence a line, Unicode- and whitespace-normalised.
 
     Args:
         path: the file.
@@ -171,6 +272,8 @@ def read_lines(
             (strip line ends only, keeping leading or doubled spaces: how gec-metrics reads
             files; NTHU's GJG15 output has 3 lines with a leading space, which changes
             character-level numbers such as the ``length`` metric's).
+        unicode: ``nfc+cf`` (format characters removed, NFC: :func:`clean_unicode`, the
+            default) or ``raw``.
 
     Returns:
         tuple of num_lines strings.  An empty line stays an empty string.
@@ -180,6 +283,7 @@ def read_lines(
         DataError: non-UTF-8 bytes (names the line) or a wrong line count.
     """
     path = Path(path)
+    check_unicode_mode(unicode)
     text = read_text(path)[1]
     if text == "":
         lines: list[str] = []
@@ -190,6 +294,8 @@ def read_lines(
         if lines[-1] == "":
             lines.pop()  # final newline
         lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+        if not text.isascii():
+            lines = clean_lines(lines, path, unicode)
     if whitespace == "normalise":
         out = tuple(normalise(line) for line in lines)
     elif whitespace == "rstrip":

@@ -53,10 +53,31 @@ def read_judgments(path: str | Path, index_base: int) -> tuple[RankingItem, ...]
     """
     path = Path(path)
     raw = read_bytes(path)
-    from gec_meta.cache import cached_parse, source_tag
+    from gec_meta.cache import Codec, cached_parse, source_tag
 
+    # The parse cache holds data only: the items as JSON values, rebuilt by _from_data.
     return cached_parse(source_tag(__file__, "judgments", str(index_base)), raw,
-                        lambda: _parse_judgments(raw, path, index_base))
+                        lambda: _parse_judgments(raw, path, index_base),
+                        Codec("ranking-items", _to_data, _from_data))
+
+
+def _to_data(items: Sequence[RankingItem]) -> dict:
+    """Ranking items as JSON values: every field of :class:`RankingItem`, in order (``tests/
+    test_cache.py`` checks them against the dataclass), ``ranks`` and ``displayed`` as indices
+    into tables of their distinct entries (a few hundred (system, rank) pairs serve thousands
+    of items: decoding builds each once, twice as fast as building every one)."""
+    pairs: dict = {}
+    shown: dict = {}
+    rows = [[i.line, i.annotator, [pairs.setdefault(p, len(pairs)) for p in i.ranks], i.item_id,
+             [shown.setdefault(d, len(shown)) for d in i.displayed]] for i in items]
+    return {"pairs": list(pairs), "displayed": list(shown), "items": rows}
+
+
+def _from_data(data: dict) -> tuple[RankingItem, ...]:
+    pair = [tuple(p) for p in data["pairs"]].__getitem__
+    shown = [(tuple(group), rank) for group, rank in data["displayed"]].__getitem__
+    return tuple(RankingItem(line, annotator, tuple(map(pair, ranks)), item_id, tuple(map(shown, displayed)))
+                 for line, annotator, ranks, item_id, displayed in data["items"])
 
 
 def _parse_judgments(raw: bytes, path: Path, index_base: int) -> tuple[RankingItem, ...]:

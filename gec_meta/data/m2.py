@@ -14,6 +14,17 @@ reader); spans lie inside the ``S`` sentence.  :func:`check_sources` checks that
 lines are the sentences being scored (after :func:`gec_meta.data.io.normalise`).  Errors name
 the file and line.
 
+The text is Unicode-normalised like every input (:func:`gec_meta.data.io.clean_unicode`).  The
+edits of one annotator in one sentence are a set, as errant_compare keys them: an ``A`` line
+that repeats an earlier one of the same annotator (same span and corrections) is dropped, with
+one warning per file naming the first such line (:func:`drop_duplicate_edits`).  m2scorer
+instead counts a matched repeat twice (precision can exceed 1) and an unmatched one twice.
+
+**Annotators who skip a sentence.**  An annotator with no ``A`` line in a sentence (not even a
+noop) has no annotation there.  m2scorer and errant_compare compare such a sentence only with
+the annotators present in it; :func:`annotator_slots` lists, per annotator and sentence,
+whose annotation fills the slot under each ``missing_annotator`` rule (``skip``: that rule).
+
 A *hypothesis* M2 file (ERRANT's ``errant_parallel`` output for a system, CLEME's
 ``conll14-<SYSTEM>.errant``) has one annotator, the system: :func:`read_hypothesis_m2` reads it
 as :class:`EditedSentence` s, the corrected sentences that carry the file's edits, so that edit
@@ -26,8 +37,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Literal, Sequence
 
-from gec_meta.errors import DataError
-from gec_meta.data.io import normalise, read_text
+import warnings
+
+from gec_meta.errors import DataError, InputWarning
+from gec_meta.data.io import DEFAULT_UNICODE, check_unicode_mode, clean_unicode, normalise, read_text
 
 NOOP_TYPES = frozenset({"noop"})
 
@@ -151,24 +164,94 @@ def parse_m2(text: str, path: str | Path = "<string>") -> tuple[M2Sentence, ...]
     return tuple(sentences)
 
 
-def read_m2(path: str | Path, expected: int | None = None) -> tuple[M2Sentence, ...]:
+def read_m2(
+    path: str | Path, expected: int | None = None, unicode: str = DEFAULT_UNICODE
+) -> tuple[M2Sentence, ...]:
     """Read an M2 file.
 
     Args:
         path: the file.
         expected: if given, the number of sentences the file must have.
+        unicode: ``nfc+cf`` (default) or ``raw`` (:func:`gec_meta.data.io.clean_unicode`).
 
     Returns:
-        one :class:`M2Sentence` per block, shape (num_sentences,).
+        one :class:`M2Sentence` per block, shape (num_sentences,), repeated edits of an
+        annotator dropped (:func:`drop_duplicate_edits`).
     """
     path = Path(path)
     raw, text = read_text(path)
-    from gec_meta.cache import cached_parse, source_tag
+    text = clean_unicode(text, path, check_unicode_mode(unicode))
+    from gec_meta.cache import Codec, cached_parse, source_tag
 
-    sentences = cached_parse(source_tag(__file__, "m2"), raw, lambda: parse_m2(text, path))
+    # The parse cache holds data only: the blocks as JSON values, rebuilt by _from_data.
+    sentences = cached_parse(source_tag(__file__, "m2", unicode), raw, lambda: parse_m2(text, path),
+                             Codec("m2-blocks", _to_data, _from_data))
     if expected is not None and len(sentences) != expected:
         raise DataError(f"has {len(sentences)} sentences, expected {expected}", path)
-    return sentences
+    return drop_duplicate_edits(sentences, path)
+
+
+_DUPLICATES_REPORTED: set[str] = set()  # files warned about (once per process)
+
+
+def drop_duplicate_edits(sentences: Sequence[M2Sentence], path: str | Path) -> tuple[M2Sentence, ...]:
+    """The sentences with every repeated edit of an annotator dropped (the first one kept).
+
+    Two ``A`` lines of one annotator in one sentence are the same edit when their span and
+    corrections are equal (the type and comment do not matter to any scorer); noops are kept
+    as they are.  Warns once per file (:class:`~gec_meta.errors.InputWarning`) naming the
+    first repeated line and how many there are.
+
+    Args:
+        sentences: shape (N,).
+        path: the file they were read from (for the warning).
+
+    Returns:
+        shape (N,); the same objects where nothing repeats.
+    """
+    out = list(sentences)
+    dropped: list[tuple[GoldEdit, GoldEdit]] = []  # (repeat, first occurrence)
+    for i, sent in enumerate(sentences):
+        edits = sent.edits
+        if len(edits) < 2 or len({(e.annotator, e.start, e.end) for e in edits}) == len(edits):
+            continue  # no two edits of an annotator share a span (almost every sentence)
+        seen: dict[tuple, GoldEdit] = {}
+        keep = []
+        for e in sent.edits:
+            key = (e.annotator, e.start, e.end, e.corrections)
+            if e.is_noop or key not in seen:
+                seen.setdefault(key, e)
+                keep.append(e)
+            else:
+                dropped.append((e, seen[key]))
+        if len(keep) < len(sent.edits):
+            out[i] = M2Sentence(sent.source, tuple(keep), sent.line)
+    if dropped and str(path) not in _DUPLICATES_REPORTED:
+        _DUPLICATES_REPORTED.add(str(path))
+        e, first = dropped[0]
+        warnings.warn(
+            f"{path}:{e.line}: repeats the edit of line {first.line} (annotator {e.annotator}, span "
+            f"{e.start} {e.end}); {len(dropped)} repeated edit(s) in this file are counted once "
+            "(the edits of an annotator are a set, as errant_compare keys them)",
+            InputWarning, stacklevel=3,
+        )
+    return tuple(out)
+
+
+def _to_data(sentences: Sequence[M2Sentence]) -> list:
+    """Parsed blocks as JSON values: ``[source, line, [[start, end, type, corrections,
+    annotator, line], ...]]`` per block (every field of :class:`M2Sentence` / :class:`GoldEdit`,
+    in order; ``tests/test_cache.py`` checks the list against the dataclasses)."""
+    return [[s.source, s.line, [[e.start, e.end, e.type, e.corrections, e.annotator, e.line] for e in s.edits]]
+            for s in sentences]
+
+
+def _from_data(blocks: list) -> tuple[M2Sentence, ...]:
+    return tuple(
+        M2Sentence(source, tuple(GoldEdit(start, end, kind, tuple(corrections), annotator, a_line)
+                                 for start, end, kind, corrections, annotator, a_line in edits), line)
+        for source, line, edits in blocks
+    )
 
 
 def check_sources(
@@ -223,29 +306,35 @@ class EditedSentence(str):
 
     Attributes:
         edits: shape (E,), the sentence's :class:`GoldEdit` s in file order (noops excluded).
+        line: the line of its ``S`` line in the M2 file (0: unknown), for messages.
     """
 
     edits: tuple[GoldEdit, ...]
+    line: int
 
-    def __new__(cls, text: str, edits: Sequence[GoldEdit]) -> "EditedSentence":
+    def __new__(cls, text: str, edits: Sequence[GoldEdit], line: int = 0) -> "EditedSentence":
         obj = super().__new__(cls, text)
         obj.edits = tuple(edits)
+        obj.line = line
         return obj
 
     def __reduce__(self):  # pickles (worker processes) keep the edits
-        return (EditedSentence, (str(self), self.edits))
+        return (EditedSentence, (str(self), self.edits, self.line))
 
 
-def read_hypothesis_m2(path: str | Path, sources: Sequence[str]) -> tuple[EditedSentence, ...]:
+def read_hypothesis_m2(
+    path: str | Path, sources: Sequence[str], unicode: str = DEFAULT_UNICODE
+) -> tuple[EditedSentence, ...]:
     """A system's output as an M2 file of its edits (one annotator), checked against ``sources``.
 
     Args:
         path: the M2 file; block i must be source i (:func:`check_sources`).
         sources: shape (N,).
+        unicode: as :func:`read_m2`.
 
     Returns:
         shape (N,): each block's edits applied to its source (:func:`apply_edits`), carrying
-        the edits.
+        the edits (a repeated edit counts once: :func:`drop_duplicate_edits`).
 
     Raises:
         DataError: naming the file and line: another number of blocks, an ``S`` line that is
@@ -254,7 +343,7 @@ def read_hypothesis_m2(path: str | Path, sources: Sequence[str]) -> tuple[Edited
             ends (edits are applied in file order).
     """
     path = Path(path)
-    sentences = read_m2(path)
+    sentences = read_m2(path, unicode=unicode)
     check_sources(sentences, sources, path)
     annotator: int | None = None
     out = []
@@ -276,11 +365,60 @@ def read_hypothesis_m2(path: str | Path, sources: Sequence[str]) -> tuple[Edited
                     "ends (hypothesis edits must be in order and must not overlap)",
                     path, e.line,
                 )
-        out.append(EditedSentence(apply_edits(sent.source, edits), edits))
+        out.append(EditedSentence(apply_edits(sent.source, edits), edits, sent.line))
     return tuple(out)
 
 
-MissingAnnotator = Literal["source", "annotator0"]
+MissingAnnotator = Literal["source", "annotator0", "skip"]
+MISSING_ANNOTATOR_RULES = ("source", "annotator0", "skip")
+
+
+def annotator_slots(
+    sentences: Sequence[M2Sentence],
+    annotators: Sequence[int],
+    missing_annotator: MissingAnnotator = "source",
+) -> tuple[tuple[int | None, ...], ...]:
+    """Whose annotation stands in for each annotator in each sentence.
+
+    An annotator is *present* in a sentence when it has an ``A`` line there (a noop counts).
+
+    Args:
+        sentences: shape (N,).
+        annotators: annotator ids, shape (R,), e.g. ``(0, 1)`` for CoNLL-2014.
+        missing_annotator: what fills the slot of an annotator absent from a sentence:
+
+            * ``source`` -- nothing (None: the unchanged source, no edits), as gec-metrics and
+              the papers built on it read the CoNLL-2014 M2;
+            * ``annotator0`` -- the first listed annotator's annotation if that one is present,
+              else nothing (in the combined CoNLL-2014 M2 an annotator whose annotation equals
+              annotator 0's is not listed; m2scorer then sees annotator 0 only);
+            * ``skip`` -- the first *present* listed annotator's annotation (nothing when no
+              listed annotator is present).  The sentence is then compared with the present
+              annotators only, m2scorer's and errant_compare's rule: the stand-in is a copy of
+              a present annotator, so it has that annotator's statistics and can never win a
+              best-reference choice (max over references, ties to the first) that the present
+              annotators would not.
+
+    Returns:
+        shape (R, N): an annotator id or None.  Slot (r, n) holds ``annotators[r]`` exactly
+        when that annotator is present in sentence n.
+    """
+    if missing_annotator not in MISSING_ANNOTATOR_RULES:
+        raise ValueError(f"missing_annotator must be one of {MISSING_ANNOTATOR_RULES}, got {missing_annotator!r}")
+    slots: list[list[int | None]] = [[] for _ in annotators]
+    for sent in sentences:
+        present = set(sent.annotators)
+        first_present = next((a for a in annotators if a in present), None)
+        for k, ann in enumerate(annotators):
+            if ann in present:
+                slots[k].append(ann)
+            elif missing_annotator == "annotator0" and annotators[0] in present:
+                slots[k].append(annotators[0])
+            elif missing_annotator == "skip":
+                slots[k].append(first_present)
+            else:
+                slots[k].append(None)
+    return tuple(tuple(col) for col in slots)
 
 
 def annotator_references(
@@ -293,26 +431,27 @@ def annotator_references(
     Args:
         sentences: shape (num_sentences,).
         annotators: annotator ids, e.g. ``(0, 1)`` for CoNLL-2014.
-        missing_annotator: what a sentence without any ``A`` line of an annotator becomes:
-            ``"source"`` (the unchanged source, as gec-metrics and the papers built on it do)
-            or ``"annotator0"`` (the first listed annotator's correction: in the combined
-            CoNLL-2014 M2 an annotator whose annotation equals annotator 0's is not listed,
-            which is what m2scorer's per-sentence annotator set implies).
+        missing_annotator: ``source``, ``annotator0`` or ``skip`` (:func:`annotator_slots`).
 
     Returns:
         shape (num_annotators, num_sentences).
     """
-    if missing_annotator not in ("source", "annotator0"):
-        raise ValueError(f"missing_annotator must be 'source' or 'annotator0', got {missing_annotator!r}")
-    refs: list[list[str]] = [[] for _ in annotators]
-    for sent in sentences:
-        present = set(sent.annotators)
-        first = annotators[0]
-        for k, ann in enumerate(annotators):
-            if ann in present:
-                refs[k].append(apply_edits(sent.source, sent.edits_of(ann)))
-            elif missing_annotator == "annotator0" and first in present:
-                refs[k].append(apply_edits(sent.source, sent.edits_of(first)))
-            else:
-                refs[k].append(sent.source)
-    return tuple(tuple(r) for r in refs)
+    slots = annotator_slots(sentences, annotators, missing_annotator)
+    return tuple(
+        tuple(sent.source if a is None else apply_edits(sent.source, sent.edits_of(a))
+              for sent, a in zip(sentences, col))
+        for col in slots
+    )
+
+
+def annotator_gold(
+    sentences: Sequence[M2Sentence],
+    annotators: Sequence[int],
+    missing_annotator: MissingAnnotator = "source",
+) -> tuple[tuple[tuple[GoldEdit, ...], ...], ...]:
+    """Gold edits (noops excluded), one set per annotator, shape (R, N): the edits of the
+    annotator in each slot of :func:`annotator_slots` (none for an empty slot)."""
+    slots = annotator_slots(sentences, annotators, missing_annotator)
+    return tuple(
+        tuple(() if a is None else sent.edits_of(a) for sent, a in zip(sentences, col)) for col in slots
+    )

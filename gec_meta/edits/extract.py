@@ -14,13 +14,16 @@ format); :meth:`ErrantExtractor.extract` returns them as :class:`~gec_meta.edits
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import os
-from typing import Sequence
+import warnings
+from contextlib import contextmanager
+from typing import Callable, Iterator, Sequence
 
 from gec_meta.cache import KeyValueStore, code_version, text_hash
 from gec_meta.edits.edit import Edit
-from gec_meta.errors import DataError
+from gec_meta.errors import DataError, InputWarning
 from gec_meta.edits.spacy_speed import spacy_speedups
 
 #: The most tokens (whitespace-separated) a source or corrected text may have for ERRANT.
@@ -313,14 +316,72 @@ def significant(edits: Sequence[Edit]) -> tuple[Edit, ...]:
     return tuple(e for e in edits if not e.ignored)
 
 
+def unique_edits(edits: Sequence[Edit]) -> tuple[Edit, ...]:
+    """Each (start, end, correction) once, the first kept: the edits of a text as the set
+    errant_compare keys them.
+
+    ERRANT sometimes extracts one edit twice from a sentence -- two separate insertions of the
+    same token at one position, e.g. ``(7, 7, ",")`` in errant issue #49.  Metrics that match
+    edits by key (ERRANT and its weighted variants, M2 against extracted gold edits) count it
+    once, so it can be neither a second true positive nor a second false positive.  Metrics
+    that partition the text by its edits (CLEME's chunks, GoToScorer's) keep both.
+    """
+    if len(edits) < 2:
+        return tuple(edits)
+    out, seen = [], set()
+    for e in edits:
+        if e.key not in seen:
+            seen.add(e.key)
+            out.append(e)
+    return tuple(out)
+
+
+#: Where a text came from, for messages: ``locate(text, n)`` -> (``"<file>:<line>"`` or
+#: ``"system 'X', line L"``, a name of its file or system), or None when unknown.  Set by the
+#: caller that knows (:class:`gec_meta.meta.task.Task`) through :func:`text_origins`.
+Locator = Callable[[str, int], "tuple[str, str] | None"]
+_ORIGIN: contextvars.ContextVar[Locator | None] = contextvars.ContextVar("gec_meta_text_origin", default=None)
+_REPEATS_REPORTED: set[str] = set()
+
+
+@contextmanager
+def text_origins(locate: Locator) -> Iterator[None]:
+    """Messages about texts raised inside the ``with`` block name them through ``locate``."""
+    token = _ORIGIN.set(locate)
+    try:
+        yield
+    finally:
+        _ORIGIN.reset(token)
+
+
+def _report_repeats(texts: Sequence[Sequence[str]], k: int, lines: list[int], example: Edit) -> None:
+    """Warn once per file or system that ERRANT extracted an edit twice (counted once)."""
+    n = lines[0]
+    located = None
+    locate = _ORIGIN.get()
+    if locate is not None:
+        located = locate(texts[k][n], n)
+    where, group = located or (f"text set #{k}, line {n + 1}", f"text set #{k}")
+    if group in _REPEATS_REPORTED:
+        return
+    _REPEATS_REPORTED.add(group)
+    warnings.warn(
+        f"{where}: ERRANT extracted the edit ({example.start}, {example.end}, {example.correction!r}) twice; "
+        f"{len(lines)} sentence(s) of it have a repeated edit, each counted once (the edits of a text are a set, "
+        "as errant_compare keys them)", InputWarning, stacklevel=3,
+    )
+
+
 def errant_edit_sets(sources: Sequence[str], texts: Sequence[Sequence[str]],
-                     threads: int | None = None) -> list[list[tuple[Edit, ...]]]:
-    """ERRANT edits (noop/UNK dropped) of every text of every correction set.
+                     threads: int | None = None, unique: bool = False) -> list[list[tuple[Edit, ...]]]:
+    """ERRANT edits (noop/UNK dropped: :func:`significant`) of every text of every correction set.
 
     Args:
         sources: shape (N,), tokenised.
         texts: shape (T, N): hypotheses or references (tokenised text).
         threads: as :meth:`ErrantExtractor.extract`.
+        unique: each edit of a text once (:func:`unique_edits`), with one warning per file or
+            system where ERRANT extracted an edit twice (named through :func:`text_origins`).
 
     Returns:
         shape (T, N).
@@ -331,4 +392,21 @@ def errant_edit_sets(sources: Sequence[str], texts: Sequence[Sequence[str]],
     except SentenceTooLong as exc:
         k, n = divmod(exc.pair, N)
         raise exc.located(f"text set #{k}, sentence #{n} (line {n + 1}): ") from None
-    return [[significant(flat[k * N + n]) for n in range(N)] for k in range(len(texts))]
+    if not unique:
+        return [[significant(flat[k * N + n]) for n in range(N)] for k in range(len(texts))]
+    out = []
+    for k in range(len(texts)):
+        row, repeats, example = [], [], None
+        for n in range(N):
+            edits = significant(flat[k * N + n])
+            kept = unique_edits(edits)
+            if len(kept) < len(edits):
+                repeats.append(n)
+                if example is None:
+                    keys = [e.key for e in edits]
+                    example = next(e for e in kept if keys.count(e.key) > 1)
+            row.append(kept)
+        if repeats:
+            _report_repeats(texts, k, repeats, example)
+        out.append(row)
+    return out

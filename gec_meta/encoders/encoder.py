@@ -212,8 +212,6 @@ class Encoder:
         if self._store is None:
             namespace = f"token-states|code:{code_version('encoders')}|" + self.signature()
             self._store = ArrayStore(namespace, STORE_DTYPE, use_default_root=self.use_cache)
-            if self.use_cache and len(self._store) == 0:
-                self._store.import_key_value_store(namespace)  # caches written before ArrayStore
         return self._store
 
     # ----------------------------------------------------------------- tokenisation

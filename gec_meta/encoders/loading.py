@@ -49,15 +49,19 @@ class ModelSource:
 
 
 def _folder_identity(folder: Path) -> str:
-    """Folder name + sha256 of its small files and the sizes of its large ones."""
+    """Folder name + a hash of the name and sha256 of every file in it (weights included: two
+    checkpoints that differ only in their weights never share an identity, hence never a cache
+    entry).  The digests are memoised by the files' stat (:func:`gec_meta.cache.file_sha256`),
+    so a warm run reads no weights."""
+    from gec_meta.cache import file_sha256
+
     h = hashlib.sha256()
     for f in sorted(p for p in folder.iterdir() if p.is_file()):
-        h.update(f.name.encode())
-        size = f.stat().st_size
-        if size < 5_000_000:
-            h.update(f.read_bytes())
-        else:
-            h.update(str(size).encode())
+        try:
+            digest = file_sha256(f)
+        except OSError as exc:
+            raise ModelLoadError(f"{f}: cannot read this model file ({exc.strerror or exc})") from None
+        h.update(f"{f.name}\0{digest}\0".encode())
     return f"{folder.name}@{h.hexdigest()[:12]}"
 
 

@@ -59,10 +59,13 @@ def _resolve(name: str, folder: Path, config_key: str) -> Path:
 @functools.lru_cache(maxsize=None)
 def _environment():
     import jinja2
+    from jinja2.sandbox import SandboxedEnvironment
 
-    # StrictUndefined: a misspelt variable is an error, not an empty string.
-    return jinja2.Environment(undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                              keep_trailing_newline=False, autoescape=False)
+    # StrictUndefined: a misspelt variable is an error, not an empty string.  Sandboxed: a
+    # template is text (any .txt file a config names), and an unsandboxed Jinja template can run
+    # code ({{ cycler.__init__.__globals__.os.system(...) }}); the shipped prompts render the same.
+    return SandboxedEnvironment(undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                                keep_trailing_newline=False, autoescape=False)
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ class PromptTemplate:
                  config_key: str = "metric"):
         self.template_path = _resolve(template, PROMPT_DIR, f"{config_key}.template")
         self.template_text = self.template_path.read_text(encoding="utf-8")
-        self.criterion_text = ""
+        self.criterion_text, self.criterion = "", criterion
         if criterion:
             if allowed_criteria and criterion not in allowed_criteria and "/" not in criterion:
                 raise ConfigError(f"{config_key}.criterion={criterion!r}; this prompt's criteria (Kobayashi et al. "
@@ -115,8 +118,14 @@ class PromptTemplate:
             position = "first" if context.previous is None else "last"
         variables = {"context": lines, "context_size": _CONTEXT_SIZE[len(lines)],
                      "source_position": position, "targets": list(targets)}
-        criterion = self._criterion.render(**variables) if self._criterion is not None else ""
-        return self._template.render(**variables, criterion=criterion).strip()
+        from jinja2.exceptions import SecurityError
+
+        try:
+            criterion = self._criterion.render(**variables) if self._criterion is not None else ""
+            return self._template.render(**variables, criterion=criterion).strip()
+        except SecurityError as exc:
+            raise ConfigError(f"{self.template_path} (criterion: {self.criterion or 'none'}): a prompt template may "
+                              f"only fill in text, got: {exc}") from None
 
 
 def mark_edits(source: str, edits: Sequence[tuple]) -> str:

@@ -105,6 +105,10 @@ def top_k(
     return out
 
 
+#: The sentence-level variants of :func:`sentence_agreement` (``meta_eval.sentence_variant``).
+SENTENCE_VARIANTS = ("seeda", "wmt", "displayed")
+
+
 def sentence_agreement(
     sentence_scores: np.ndarray,
     items: Sequence[RankingItem],
@@ -140,7 +144,7 @@ def sentence_agreement(
     Returns:
         ``{"accuracy": a, "kendall": t, "pairs": n}`` (+ ``"skipped_missing": k`` if k > 0).
     """
-    if variant not in ("seeda", "wmt", "displayed"):
+    if variant not in SENTENCE_VARIANTS:
         raise ValueError(f"sentence-level variant must be 'seeda', 'wmt' or 'displayed', got {variant!r}")
     scores = np.asarray(sentence_scores, dtype=np.float64)
     if variant == "displayed":

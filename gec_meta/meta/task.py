@@ -29,11 +29,12 @@ import numpy as np
 from gec_meta import cache
 from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import References
-from gec_meta.config import check_fields, integer, valid
+from gec_meta.config import boolean, check_fields, integer, integer_list, one_of, valid
 from gec_meta.errors import ConfigError, GecMetaError
 from gec_meta.meta.aggregation import Aggregation
-from gec_meta.meta.evaluation import sentence_agreement, system_correlations, top_k, window_analysis
+from gec_meta.meta.evaluation import SENTENCE_VARIANTS, sentence_agreement, system_correlations, top_k, window_analysis
 from gec_meta.meta.signature import result_signature
+from gec_meta.meta.wmt_stats import SPA_TRUESKILL
 from gec_meta.metrics.base import Metric
 
 
@@ -46,6 +47,12 @@ MIN_BOOTSTRAP_SAMPLES = 40
 #: The fewest sign vectors accepted for the permutation tests of SPA (``meta_eval.spa_permutations``;
 #: 0 = off): a p-value from R permutations moves in steps of 1/R.
 MIN_PERMUTATIONS = 100
+
+#: The most bootstrap resamples and SPA sign vectors accepted: 10x the 1000 of WMT and
+#: mt-metrics-eval.  Work grows linearly (every resample re-aggregates the statistics, every
+#: sign vector is an (N,) row of the permutation tests), so a mistyped extra digit is an error,
+#: not hours of computation or a MemoryError.
+MAX_RESAMPLES = 10_000
 
 
 class MetricOutputError(GecMetaError, ValueError):
@@ -116,8 +123,11 @@ def compute_statistics(
         raise GecMetaError(f"metric {metric.name} needs references but none were given")
     if not metric.cacheable:
         return _check_stats(metric, metric.statistics(sources, hypotheses, refs), (len(hypotheses), N, R))
+    # Stand-in references (an annotator absent from a sentence) score otherwise than the same
+    # texts as real references in metrics that combine references: their mask is in the key.
+    present = getattr(refs, "present", None)
     context = cache.text_hash(metric.cache_key(), cache.code_version(*STATISTICS_CODE), *sources,
-                              *(repr(tuple(r)) for r in refs))
+                              *(repr(tuple(r)) for r in refs), *(() if present is None else (repr(present),)))
     keys = [f"stats|{context}|{cache.text_hash(*hyp)}" for hyp in hypotheses]
     arrays: list[np.ndarray | None] = [cache.load_array(k) if use_cache else None for k in keys]
     for s, a in enumerate(arrays):
@@ -136,13 +146,47 @@ def compute_statistics(
     return np.stack(arrays, axis=0) if arrays else np.zeros((0, N, R, len(metric.stat_names)))
 
 
-def _locate(exc, ds: Dataset):
-    """A :class:`~gec_meta.edits.extract.SentenceTooLong` re-raised naming the system and line
-    of the dataset whose text it is (or a reference's, if no system output has that text)."""
+def _where(ds: Dataset, s: int, n: int) -> tuple[str, str, int | None]:
+    """Where system s's sentence n came from: (label, file, line); file "" when unknown."""
+    name = ds.systems[s]
+    path = ds.files.get(name, "")
+    text = ds.hypotheses[s][n]
+    line = getattr(text, "line", 0) or n + 1  # a hypothesis M2's S line, else the text line
+    return f"{ds.name} system {name!r}", path, line
+
+
+def _text_locator(ds: Dataset, refs):
+    """``locate(text, n)`` for :func:`gec_meta.edits.extract.text_origins`: the first system
+    (then reference) whose sentence n is ``text``, as ("<file>:<line>" or "<dataset> system 'X',
+    line L", its file or system)."""
+    def locate(text: str, n: int):
+        for s, hyp in enumerate(ds.hypotheses):
+            if n < len(hyp) and hyp[n] == text:
+                label, path, line = _where(ds, s, n)
+                return (f"{path}:{line} ({label})", path) if path else (f"{label}, line {line}", label)
+        for r, texts in enumerate(getattr(refs, "texts", ()) or ()):
+            if n < len(texts) and texts[n] == text:
+                where = refs.where(r, n)
+                return where, where.rpartition(":")[0] or where
+        return None
+    return locate
+
+
+def _locate(exc, ds: Dataset, refs=None):
+    """A :class:`~gec_meta.edits.extract.SentenceTooLong` re-raised naming the file (when known),
+    line and system of the dataset whose text it is (or a reference's, if no system output has
+    that text)."""
     for s, hyp in enumerate(ds.hypotheses):
         for n, text in enumerate(hyp):
             if text == exc.target:
-                return exc.located(f"{ds.name} system {ds.systems[s]!r}, line {n + 1}: ")
+                label, path, line = _where(ds, s, n)
+                if path:
+                    return exc.located(f"{label}: ", path, line)
+                return exc.located(f"{label}, line {line}: ")
+    for r, texts in enumerate(getattr(refs, "texts", ()) or ()):
+        for n, text in enumerate(texts):
+            if text == exc.target:
+                return exc.located(f"reference {refs.where(r, n)}: ")
     return exc.located(f"{ds.name} reference text ({exc.where.strip() or 'unknown line'}): ")
 
 
@@ -327,7 +371,7 @@ class Task:
         sentence_variant: ``seeda``, ``wmt`` or ``displayed``
             (:func:`gec_meta.meta.evaluation.sentence_agreement`).
         sentence_level: compute the sentence-level agreement.
-        bootstrap_samples: 0 (off) or >= :data:`MIN_BOOTSTRAP_SAMPLES` adds percentile 95% confidence intervals to every system-level
+        bootstrap_samples: 0 (off) or :data:`MIN_BOOTSTRAP_SAMPLES`..:data:`MAX_RESAMPLES` adds percentile 95% confidence intervals to every system-level
             correlation (sentences resampled with replacement, the statistics re-aggregated on
             each sample, ``numpy.random.default_rng(bootstrap_seed)``; see
             :mod:`gec_meta.meta.significance`).
@@ -336,7 +380,7 @@ class Task:
             value, e.g. ε* calibrated on another dataset: :func:`calibrate_epsilon`); None = ε*
             of the run's own groups.
         spa_permutations: sign vectors R of the paired permutation tests behind soft pairwise
-            accuracy (Thompson et al. 2024 use 1000); 0 = no SPA.
+            accuracy (Thompson et al. 2024 use 1000); 0 = no SPA, else up to :data:`MAX_RESAMPLES`.
         permutation_seed: the seed of those sign vectors (``numpy.random.default_rng``).
         spa_trueskill: SPA's metric p-values under TrueSkill: ``comparisons`` (the sentence-level
             comparisons TrueSkill plays) or ``rerun`` (every game replayed per permutation;
@@ -349,29 +393,31 @@ class Task:
     aggregation: Aggregation
     references: References | None = None
     window: int | None = field(default=4, metadata=valid(integer(zero_or_at_least=2), optional=True))
-    top_ks: tuple[int, ...] | None = None
-    sentence_variant: str = "seeda"
-    sentence_level: bool = True
-    bootstrap_samples: int = field(default=0, metadata=valid(integer(zero_or_at_least=MIN_BOOTSTRAP_SAMPLES)))
+    top_ks: tuple[int, ...] | None = field(default=None, metadata=valid(integer_list(2), optional=True))
+    sentence_variant: str = field(default="seeda", metadata=valid(one_of(*SENTENCE_VARIANTS)))
+    sentence_level: bool = field(default=True, metadata=valid(boolean()))
+    bootstrap_samples: int = field(default=0, metadata=valid(
+        integer(zero_or_at_least=MIN_BOOTSTRAP_SAMPLES, hi=MAX_RESAMPLES)))
     bootstrap_seed: int = field(default=0, metadata=valid(integer(0)))
     epsilon: float | Mapping[str, float] | None = None
-    spa_permutations: int = field(default=1000, metadata=valid(integer(zero_or_at_least=MIN_PERMUTATIONS)))
+    spa_permutations: int = field(default=1000, metadata=valid(
+        integer(zero_or_at_least=MIN_PERMUTATIONS, hi=MAX_RESAMPLES)))
     permutation_seed: int = field(default=0, metadata=valid(integer(0)))
-    spa_trueskill: str = "comparisons"
-    use_cache: bool = True
+    spa_trueskill: str = field(default="comparisons", metadata=valid(one_of(*SPA_TRUESKILL)))
+    use_cache: bool = field(default=True, metadata=valid(boolean(), key="cache"))
 
     def __post_init__(self):
         check_fields(self, "meta_eval")
-        from gec_meta.meta.wmt_stats import SPA_TRUESKILL
-
-        if self.spa_trueskill not in SPA_TRUESKILL:
-            raise ConfigError(f"meta_eval.spa_trueskill must be one of {list(SPA_TRUESKILL)}, got {self.spa_trueskill!r}")
         eps = self.epsilon
         values = list(eps.values()) if isinstance(eps, Mapping) else ([] if eps is None else [eps])
         for v in values:
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0:
                 raise ConfigError(f"meta_eval.epsilon must be a number >= 0 (or null: ε* searched), got {eps!r}")
         if self.top_ks is not None:
+            systems = len(self.dataset.systems)
+            if any(k > systems for k in self.top_ks):
+                raise ConfigError(f"meta_eval.top_ks must be K values in 2..{systems} (the dataset's {systems} "
+                                  f"systems), got {list(self.top_ks)}")
             object.__setattr__(self, "top_ks", tuple(int(k) for k in self.top_ks))
 
     def statistics(self) -> tuple[Metric, np.ndarray]:
@@ -389,14 +435,16 @@ class Task:
             if self.references is None:
                 raise GecMetaError(f"metric {metric.name} needs a reference set")
             refs = self.references.for_metric(getattr(metric, "reference_kind", "text"))
-        from gec_meta.edits.extract import SentenceTooLong
+        from gec_meta.edits.extract import SentenceTooLong, text_origins
 
         try:
-            bound = metric.bind(ds.sources, ds.hypotheses, refs if metric.needs_references else (), systems=ds.systems)
-            stats = compute_statistics(bound, ds.sources, ds.hypotheses, refs, self.use_cache,
-                                       systems=ds.systems, bind=False)
-        except SentenceTooLong as exc:  # name the system (or reference) and line it came from
-            raise _locate(exc, ds) from None
+            with text_origins(_text_locator(ds, self.references)):
+                bound = metric.bind(ds.sources, ds.hypotheses, refs if metric.needs_references else (),
+                                    systems=ds.systems)
+                stats = compute_statistics(bound, ds.sources, ds.hypotheses, refs, self.use_cache,
+                                           systems=ds.systems, bind=False)
+        except SentenceTooLong as exc:  # name the file, system (or reference) and line it came from
+            raise _locate(exc, ds, self.references) from None
         return bound, stats
 
     def score(self) -> Scored:

@@ -63,6 +63,7 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 from gec_meta.cache import text_hash
+from gec_meta.config import integer, valid
 from gec_meta.errors import ConfigError, GecMetaError, MissingDataError
 from gec_meta.llm.backends import Request
 from gec_meta.llm.parsing import SCORE_MIN, answer_schema, parse_answer
@@ -71,6 +72,8 @@ from gec_meta.metrics.base import Metric
 
 #: At most five targets per prompt (Kobayashi et al. 2024a, App. A: "N takes values from 1 to 5").
 MAX_TARGETS = 5
+#: The most retries of a malformed answer (each one is a model call, on a paid endpoint too).
+MAX_RETRIES = 10
 
 #: ``context: conll14``: the CoNLL-2014 test source, whose lines SEEDA's sentences come from.
 CONLL14_SOURCE = "conll14/conll14st-test.tok.src"
@@ -172,14 +175,14 @@ class LLMEvaluator(Metric):
     criterion: str | None = None
     template: str = "llm_s"
     context: str | None = "conll14"
-    max_targets: int = MAX_TARGETS
-    partition_seed: int = 0
-    max_retries: int = 2
+    max_targets: int = field(default=MAX_TARGETS, metadata=valid(integer(1)))
+    partition_seed: int = field(default=0, metadata=valid(integer(0)))
+    max_retries: int = field(default=2, metadata=valid(integer(0, hi=MAX_RETRIES)))
     retry_temperature: float = 0.7
     accept_partial: bool = True
     scoring: str = "answer"
     dry_run: bool = False
-    dry_run_show: int | None = None
+    dry_run_show: int | None = field(default=None, metadata=valid(integer(0), optional=True))
     system_set: str = ""
     run_log: LLMRunLog = field(default_factory=LLMRunLog, repr=False, compare=False)
     _nonce: str = field(default_factory=lambda: uuid.uuid4().hex, repr=False, compare=False)
@@ -191,13 +194,10 @@ class LLMEvaluator(Metric):
     criteria: ClassVar[tuple[str, ...]] = ()
 
     def __post_init__(self):
+        super().__post_init__()
         if self.llm is None:
             raise ConfigError(f"metric.llm is not set: choose a backend with llm=<name> (conf/llm), "
                               f"e.g. python run.py metric={self.name} llm=smollm2")
-        if not 1 <= self.max_targets:
-            raise ConfigError(f"metric.max_targets must be >= 1, got {self.max_targets}")
-        if self.max_retries < 0:
-            raise ConfigError(f"metric.max_retries must be >= 0, got {self.max_retries}")
         if self.scoring not in ("answer", "expected"):
             raise ConfigError(f"metric.scoring must be 'answer' (the paper) or 'expected', got {self.scoring!r}")
         if self.retry_temperature < 0:

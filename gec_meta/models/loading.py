@@ -10,7 +10,6 @@ Hugging Face Hub id already in the local Hub cache, a local folder, or
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata as md
 import os
 from dataclasses import dataclass
@@ -39,14 +38,15 @@ class ModelRef:
 
 
 def _file_identity(path: Path) -> str:
-    """File name, size and sha256 of its first and last MiB (GGUF files are large)."""
-    h = hashlib.sha256()
-    size = path.stat().st_size
-    with open(path, "rb") as fh:
-        h.update(fh.read(1 << 20))
-        fh.seek(max(0, size - (1 << 20)))
-        h.update(fh.read(1 << 20))
-    return f"{path.name}:{size}@{h.hexdigest()[:12]}"
+    """File name, size and sha256 of its bytes (memoised by the file's stat, so a warm run does
+    not read a GGUF file again: :func:`gec_meta.cache.file_sha256`)."""
+    from gec_meta.cache import file_sha256
+
+    try:
+        digest = file_sha256(path)
+    except OSError as exc:
+        raise ModelLoadError(f"{path}: cannot read this model file ({exc.strerror or exc})") from None
+    return f"{path.name}:{path.stat().st_size}@{digest[:12]}"
 
 
 def resolve(name: str, config_key: str) -> ModelRef:

@@ -17,6 +17,7 @@ from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 
 from gec_meta.analysis.attribution import Attribution
+from gec_meta.outputs import save_figure
 
 
 def segments(att: Attribution) -> list[tuple[str, int | None]]:
@@ -99,7 +100,4 @@ def plot_attribution(att: Attribution, path: str | Path, title: str | None = Non
     fig.suptitle(title if title is not None else
                  f"{att.method}{' (sampled)' if att.sampled else ''}: src_score {att.src_score:.4g}"
                  f" → sent_score {att.sent_score:.4g}", fontsize=10, y=0.99)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=dpi)
-    return path
+    return save_figure(fig, path, dpi)

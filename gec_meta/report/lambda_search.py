@@ -32,6 +32,8 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from gec_meta.outputs import save_figure, write_output
+
 LAMBDAS: tuple[float, ...] = tuple(round(0.02 * k, 2) for k in range(1, 51))  # §4.1
 DEFAULT_HUMAN = "TS"
 
@@ -160,8 +162,7 @@ def plot(results: Sequence[LambdaResult], chosen: LambdaResult, path: str | Path
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    return path
+    return save_figure(fig, path, 120)
 
 
 def report(results: Sequence[LambdaResult], human: str = DEFAULT_HUMAN, title: str = "") -> tuple[str, LambdaResult]:
@@ -191,10 +192,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Path(args.out or args.folder)
     text, chosen = report(results, args.human, f"# UOT-ERRANT λ search ({args.folder})")
     png = plot(results, chosen, out / "uot_lambda_search.png", f"UOT-ERRANT λ search on GJG15 ({len(results)} values)")
-    (out / "uot_lambda_search.md").write_text(text + f"\n![correlation vs λ]({png.name})\n", encoding="utf-8")
-    (out / "uot_lambda_search.json").write_text(json.dumps(
+    write_output(out / "uot_lambda_search.md", text + f"\n![correlation vs λ]({png.name})\n")
+    write_output(out / "uot_lambda_search.json", json.dumps(
         {"human": args.human, "chosen_reg_m": chosen.reg_m,
-         "results": [dataclasses.asdict(r) for r in results]}, indent=1) + "\n", encoding="utf-8")
+         "results": [dataclasses.asdict(r) for r in results]}, indent=1) + "\n")
     print(text)
     print(f"chosen lambda (reg_m) = {chosen.reg_m:g}; wrote {out / 'uot_lambda_search.md'} and {png}")
     return 0

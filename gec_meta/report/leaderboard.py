@@ -31,7 +31,10 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from gec_meta.config import check_fields, integer, non_negative, one_of, open_interval, valid
 from gec_meta.errors import ConfigError
+from gec_meta.meta.task import MAX_RESAMPLES, MIN_PERMUTATIONS
+from gec_meta.meta.wmt_stats import SPA_TRUESKILL
 
 SYSTEM_STATISTICS = ("pearson", "spearman", "spa", "pairwise_accuracy")
 SENTENCE_STATISTICS = ("acc_eq",)
@@ -62,16 +65,19 @@ class Benchmark:
 class BoardConfig:
     """``conf/leaderboard.yaml`` (see its comments)."""
 
-    seed: int = 0
-    permutations: int = 1000
-    alpha: float = 0.05
+    seed: int = field(default=0, metadata=valid(integer(0)))
+    permutations: int = field(default=1000, metadata=valid(integer(MIN_PERMUTATIONS, hi=MAX_RESAMPLES)))
+    alpha: float = field(default=0.05, metadata=valid(open_interval(0, 1)))
     aggregations: tuple[str, ...] = ("default", "trueskill")
     metrics: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)  # name -> (label, overrides)
     benchmarks: tuple[Benchmark, ...] = ()
     system_statistics: tuple[str, ...] = ("pearson", "spearman", "spa")
     sentence_statistics: tuple[str, ...] = ("acc_eq",)
     weights: Mapping[str, float] = field(default_factory=dict)
-    spa_trueskill: str = "comparisons"
+    spa_trueskill: str = field(default="comparisons", metadata=valid(one_of(*SPA_TRUESKILL)))
+
+    def __post_init__(self):
+        check_fields(self, "leaderboard")
 
     @classmethod
     def from_mapping(cls, d: Mapping) -> "BoardConfig":
@@ -98,21 +104,13 @@ class BoardConfig:
             bad = [s for s in names if s not in allowed]
             if bad:
                 raise ConfigError(f"leaderboard config: statistics.{level}: unknown {bad}; known: {list(allowed)}")
-        weights = {str(k): float(v) for k, v in (d.get("weights") or {}).items()}
-        if any(w < 0 for w in weights.values()):
-            raise ConfigError("leaderboard config: weights must be >= 0")
-        cfg = cls(int(d.get("seed", 0)), int(d.get("permutations", 1000)), float(d.get("alpha", 0.05)),
-                  tuple(d.get("aggregations") or cls.aggregations), metrics, tuple(benchmarks), system, sentence,
-                  weights, str(d.get("spa_trueskill", "comparisons")))
-        from gec_meta.meta.wmt_stats import SPA_TRUESKILL
-
-        if cfg.spa_trueskill not in SPA_TRUESKILL:
-            raise ConfigError(f"leaderboard config: spa_trueskill must be one of {list(SPA_TRUESKILL)}")
-        if cfg.permutations < 100:
-            raise ConfigError(f"leaderboard config: permutations must be >= 100, got {cfg.permutations}")
-        if not 0 < cfg.alpha < 1:
-            raise ConfigError(f"leaderboard config: alpha must be in (0, 1), got {cfg.alpha}")
-        return cfg
+        weights = {str(k): v for k, v in (d.get("weights") or {}).items()}
+        bad = {k: v for k, v in weights.items() if not non_negative().test(v)}
+        if bad:
+            raise ConfigError(f"leaderboard config: weights must be numbers >= 0, got {bad}")
+        return cls(d.get("seed", 0), d.get("permutations", 1000), d.get("alpha", 0.05),
+                   tuple(d.get("aggregations") or cls.aggregations), metrics, tuple(benchmarks), system, sentence,
+                   weights, d.get("spa_trueskill", "comparisons"))
 
     def tasks(self) -> list["BoardTask"]:
         out = []
@@ -365,6 +363,7 @@ def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mappin
     for task in tasks:
         bench_runs = {m: runs[task.benchmark][m] for m in metrics}
         values = task_values(task, aggregation, bench_runs, humans[task.benchmark], sentence_memo)
+        _check_rankable(task, aggregation, values, bench_runs, config)
         order = sorted(metrics, key=lambda m: (-_sortable(values[m]["value"]), m))
         eps = {m: values[m].get("epsilon") for m in metrics}
 
@@ -385,6 +384,29 @@ def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mappin
     ranking = global_ranking(values_by_task, ranks_by_task, weights, ranges)
     return Board(aggregation, tuple(ranking.order), {m: config.metrics[m][0] for m in metrics}, tuple(tasks),
                  cells, ranking)
+
+
+def _check_rankable(task: BoardTask, aggregation: str, values: Mapping[str, dict],
+                    runs: Mapping[str, MetricScores], config: BoardConfig) -> None:
+    """A metric whose statistic is undefined on a task (NaN: a correlation of system scores
+    that are all equal) has no place in that task's clusters or the global ranking.  A single
+    run reports such a correlation as NaN with an ``UndefinedCorrelationWarning``; a
+    leaderboard stops with one line naming the metric and the task.
+
+    Raises:
+        GecMetaError: the first metric with a non-finite value.
+    """
+    from gec_meta.errors import GecMetaError
+
+    for m, v in values.items():
+        if np.isfinite(v["value"]):
+            continue
+        scores = np.asarray(runs[m].system_scores[aggregation], dtype=np.float64)
+        why = (f"its {aggregation} system scores are all {scores[0]:g}" if np.ptp(scores) == 0
+               else "its scores leave the statistic undefined")
+        raise GecMetaError(f"leaderboard: metric {m!r} ({config.metrics[m][0]}) has no {task.statistic} on "
+                           f"{task.name} ({why}), so it cannot be ranked; leave it out (--metrics) or check its "
+                           "scores (`gec-meta-run` reports such a run with NaN and a warning)")
 
 
 def _sortable(v: float) -> float:

@@ -9,6 +9,8 @@ from typing import Mapping, Sequence
 import numpy as np
 from matplotlib.figure import Figure
 
+from gec_meta.outputs import save_figure
+
 
 def _figure(nrows: int = 1, ncols: int = 1, **kwargs):
     """A new figure and its axes, as ``pyplot.subplots`` returns them (``figsize`` goes to the figure)."""
@@ -21,10 +23,7 @@ def _save(fig, path: str | Path, suptitle: str | None = None, dpi: int = 120) ->
     if suptitle is not None:
         fig.suptitle(suptitle)
     fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=dpi)
-    return path
+    return save_figure(fig, path, dpi)
 
 
 def plot_window_analysis(

@@ -22,7 +22,8 @@ import numpy as np
 from gec_meta.data.datasets import load_dataset
 from gec_meta.data.refsets import load_refset
 from gec_meta.meta.aggregation import load_aggregation
-from gec_meta.meta.task import Scored, Task
+from gec_meta.config import check_fields, integer, open_interval, valid
+from gec_meta.meta.task import MAX_RESAMPLES, Scored, Task
 from gec_meta.metrics.base import Metric
 from gec_meta.report.tables import Table, atomic_write_text, fmt_number
 from gec_meta.meta.correlation import CORRELATIONS
@@ -128,10 +129,13 @@ class Significance:
     """
 
     method: str = "williams"
-    resamples: int = 1000
-    seed: int = 0
-    alpha: float = 0.05
+    resamples: int = field(default=1000, metadata=valid(integer(1, hi=MAX_RESAMPLES), key="--resamples"))
+    seed: int = field(default=0, metadata=valid(integer(0), key="--seed"))
+    alpha: float = field(default=0.05, metadata=valid(open_interval(0, 1)))
     mark: str = "†"
+
+    def __post_init__(self):
+        check_fields(self, "significance")
 
     def signature(self) -> str:
         return significance_signature(self.method, self.resamples, self.seed, self.alpha)
@@ -315,10 +319,16 @@ def parse_experiment_args(argv: Sequence[str], description: str, results: Path,
                           significance: Significance | None = None) -> argparse.Namespace:
     """:func:`experiment_parser` applied to ``argv`` (the script passes ``sys.argv[1:]``);
     with ``significance``, ``args.significance`` is the selected :class:`Significance`."""
-    args = experiment_parser(description, results, significance).parse_args(list(argv))
+    parser = experiment_parser(description, results, significance)
+    args = parser.parse_args(list(argv))
     if significance is not None:
-        args.significance = Significance(args.significance, args.resamples, args.seed,
-                                         significance.alpha, significance.mark)
+        from gec_meta.errors import ConfigError
+
+        try:
+            args.significance = Significance(args.significance, args.resamples, args.seed,
+                                             significance.alpha, significance.mark)
+        except ConfigError as exc:  # one usage line, exit 2
+            parser.error(str(exc))
     return args
 
 

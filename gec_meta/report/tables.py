@@ -9,26 +9,21 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from gec_meta.errors import DataError, GecMetaError
+from gec_meta.outputs import write_output
 
 KEY_COLUMNS = ("dataset", "setting", "refset", "metric", "aggregation")
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write a text file atomically (temporary file + rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.chmod(tmp, 0o644)  # mkstemp creates 0600; results are meant to be shared
-    os.replace(tmp, path)
+    """Write a text file atomically (temporary file + rename); a full disk or ``ulimit -f`` is
+    one :class:`gec_meta.outputs.OutputError` naming the file (:func:`gec_meta.outputs.write_output`)."""
+    write_output(path, text)
 
 
 def fmt_number(x, digits: int = 3) -> str:
@@ -358,6 +353,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not results:
         print(f"no results.json under {folder}")
         return 1
+    try:
+        return _write_summaries(folder, results, args.format)
+    except GecMetaError as exc:  # a full disk or ulimit -f: one line naming the file
+        print(f"gec-meta: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _write_summaries(folder: Path, results: list[dict], fmt: str) -> int:
     srows, trows = system_rows(results), sentence_rows(results)
     # Columns that no run has (results written before a statistic existed, or with it off) are left out.
     sys_cols = [c for c in (*KEY_COLUMNS, "human", "pearson", "spearman", "pairwise_accuracy", "spa")
@@ -368,9 +371,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     atomic_write_text(folder / "summary_system.md", render(srows, sys_cols, "md"))
     atomic_write_text(folder / "summary_sentence.csv", render(trows, sen_cols, "csv"))
     atomic_write_text(folder / "summary_sentence.md", render(trows, sen_cols, "md"))
-    print(render(srows, sys_cols, args.format))
+    print(render(srows, sys_cols, fmt))
     if trows:
-        print(render(trows, sen_cols, args.format))
+        print(render(trows, sen_cols, fmt))
     print(f"{len(results)} runs; tables written to {folder}/summary_*.{{csv,md}}")
     return 0
 

@@ -63,6 +63,7 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.data.m2 import apply_edits as apply_gold_edits
+from gec_meta.data.refsets import present_mask
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import f_beta
 from gec_meta.metrics.edit.core import PRFMetric, reference_kind_for
@@ -347,6 +348,11 @@ class CLEME(PRFMetric):
         (S, N, R, 4) (arguments as :meth:`Metric.statistics`; references are gold-edit tuples
         with ``reference_edits: gold``)."""
         N, S, R = len(sources), len(hypotheses), len(references)
+        # Stand-ins for annotators absent from a sentence (a user's M2 under missing_annotator=skip)
+        # take no part in the sentence's chunks, counts or the length bias; their rows repeat the
+        # first kept reference's, as an ignored empty reference's do.
+        present = present_mask(references)
+        slots = [[r for r in range(R) if present is None or present[r][n]] or [0] for n in range(N)]
         references, ref_edits = self._references(sources, references)
         hyp_edits = self._spans(sources, hypotheses)
         out = np.zeros((S, N, R, 4), dtype=np.float64)
@@ -354,14 +360,14 @@ class CLEME(PRFMetric):
             parts, kept = [], []
             for n in range(N):
                 pool = [(hypotheses[s][n], hyp_edits[s][n])]
-                pool += [(references[r][n], ref_edits[r][n]) for r in range(R)]
+                pool += [(references[r][n], ref_edits[r][n]) for r in slots[n]]
                 if self.empty_hypothesis == "cleme":
                     first, *rest = cleme_kept([text for text, _ in pool])
-                    refs = [k - 1 for k in rest]
+                    refs = [slots[n][k - 1] for k in rest]
                 else:
                     first = 0
-                    refs = [r for r in range(R) if references[r][n].strip() or R < 2] or [0]
-                corrections = [pool[first]] + [pool[r + 1] for r in refs]
+                    refs = [r for r in slots[n] if references[r][n].strip() or len(slots[n]) < 2] or slots[n][:1]
+                corrections = [pool[first]] + [pool[slots[n].index(r) + 1] for r in refs]
                 parts.append(partition(sources[n], corrections))
                 kept.append(refs)
             lengths = [c.length for p in parts for ref in p[1:] for c in ref if c.edited]

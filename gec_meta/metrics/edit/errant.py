@@ -17,22 +17,20 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
-from gec_meta.edits.edit import IGNORED_TYPES, Edit
-from gec_meta.edits.extract import errant_edit_sets, errant_extractor
+from gec_meta.edits.edit import Edit
+from gec_meta.edits.extract import errant_edit_sets, errant_extractor, significant, unique_edits
 from gec_meta.metrics.edit.core import EditMatch, EditMetric, given_edits, match_by_key, reference_kind_for
 
 
 def gold_to_edits(gold: Sequence) -> tuple[Edit, ...]:
-    """Core edits of M2 gold edits (first correction alternative; noop/UNK dropped)."""
-    return tuple(
-        Edit.span(g.start, g.end, g.corrections[0], g.type)
-        for g in gold
-        if not g.is_noop and g.type not in IGNORED_TYPES
-    )
+    """Core edits of M2 gold edits (first correction alternative; noop/UNK dropped; each
+    (start, end, correction) once, as errant_compare keys them: :func:`unique_edits`)."""
+    return unique_edits(significant(tuple(Edit.span(g.start, g.end, g.corrections[0], g.type)
+                                          for g in gold if not g.is_noop)))
 
 
 def given_or_extracted(
-    sources: Sequence[str], texts: Sequence[Sequence[str]], threads: int | None = None
+    sources: Sequence[str], texts: Sequence[Sequence[str]], threads: int | None = None, unique: bool = False,
 ) -> tuple[list[Sequence[tuple]], list[bool]]:
     """The edits of every row of texts: the ones it carries, else ERRANT's.
 
@@ -44,13 +42,14 @@ def given_or_extracted(
         sources: shape (N,).
         texts: shape (T, N).
         threads: caps ERRANT's worker processes.
+        unique: extracted edits each once (:func:`~gec_meta.edits.extract.errant_edit_sets`).
 
     Returns:
         (edits of shape (T, N), whether each row's edits are given, shape (T,)).
     """
     given = [given_edits(row) for row in texts]
     todo = [t for t, g in enumerate(given) if g is None]
-    extracted = dict(zip(todo, errant_edit_sets(sources, [texts[t] for t in todo], threads))) if todo else {}
+    extracted = dict(zip(todo, errant_edit_sets(sources, [texts[t] for t in todo], threads, unique))) if todo else {}
     return [extracted[t] if g is None else g for t, g in enumerate(given)], [g is not None for g in given]
 
 
@@ -90,7 +89,7 @@ class Errant(EditMetric):
     ) -> list[list[tuple[Edit, ...]]]:
         """Edits of every hypothesis, shape (S, N): a system's given edits (its M2 file's, as
         :func:`gold_to_edits`), else ERRANT's."""
-        edits, given = given_or_extracted(sources, hypotheses, self.threads)
+        edits, given = given_or_extracted(sources, hypotheses, self.threads, unique=True)
         return [[gold_to_edits(e) for e in row] if g else list(row) for row, g in zip(edits, given)]
 
     def reference_edit_sets(
@@ -99,7 +98,7 @@ class Errant(EditMetric):
         """Edits of every reference, shape (R, N)."""
         if self.reference_edits == "gold":
             return [[gold_to_edits(ref[n]) for n in range(len(sources))] for ref in references]
-        return errant_edit_sets(sources, references, self.threads)
+        return errant_edit_sets(sources, references, self.threads, unique=True)
 
     def match(self, sources, hypotheses, references) -> np.ndarray:
         if self.reference_edits == "extract":

@@ -56,16 +56,20 @@ the vectors, and our encoder does not pad to 128 tokens as the official code doe
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from gec_meta.config import check_fields, integer, valid
 from gec_meta.errors import ConfigError
 
 MASSES = ("norm", "uniform")
 COSTS = ("euclidean", "cosine")
 REG_TYPES = ("kl", "entropy")
 PRECISIONS = ("float64", "float32")
+#: The most Sinkhorn iterations per transport problem (``metric.max_iter``; POT's default 1000):
+#: each iteration costs the same, so the bound caps the work of one plan.
+MAX_ITER = 100_000
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,7 @@ class UOTSettings:
     reg: float = 0.1
     reg_m: float = 0.1
     reg_type: str = "kl"
-    max_iter: int = 1000
+    max_iter: int = field(default=1000, metadata=valid(integer(1, hi=MAX_ITER)))
     stop_thr: float = 1e-6
     precision: str = "float64"
 
@@ -104,8 +108,7 @@ class UOTSettings:
             raise ConfigError(f"metric.reg (epsilon) must be > 0, got {self.reg}")
         if not self.reg_m > 0:
             raise ConfigError(f"metric.reg_m (lambda) must be > 0, got {self.reg_m}")
-        if self.max_iter < 1:
-            raise ConfigError(f"metric.max_iter must be >= 1, got {self.max_iter}")
+        check_fields(self, "metric")
         if self.precision not in PRECISIONS:
             raise ConfigError(f"metric.precision must be one of {PRECISIONS}, got {self.precision!r}")
 

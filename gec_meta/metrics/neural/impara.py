@@ -21,7 +21,9 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
+from gec_meta.config import integer, valid
 from gec_meta.devices import resolve_device
+from gec_meta.metrics.neural.pair import MAX_BATCH_SIZE
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import Metric
 
@@ -47,7 +49,7 @@ class IMPARA(Metric):
     model_qe: str = "gotutiyan/IMPARA-QE"
     model_se: str = "bert-base-cased"
     threshold: float = DEFAULT_THRESHOLD
-    batch_size: int = 32
+    batch_size: int = field(default=32, metadata=valid(integer(1, hi=MAX_BATCH_SIZE)))
     max_length: int = 128
     models_: tuple | None = field(default=None, repr=False, compare=False)
     device: str = field(default="auto", repr=False, compare=False, kw_only=True)
@@ -58,6 +60,7 @@ class IMPARA(Metric):
     stat_names: ClassVar[tuple[str, ...]] = ("qe", "similarity")
 
     def __post_init__(self):
+        super().__post_init__()
         if not -1.0 <= self.threshold <= 1.01:
             raise ConfigError(f"metric.threshold must be a cosine similarity threshold, got {self.threshold!r}")
         object.__setattr__(self, "device", resolve_device(self.device, "metric.device"))  # fails here, not mid-run

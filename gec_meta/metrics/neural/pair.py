@@ -7,6 +7,10 @@ from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 from gec_meta.errors import ConfigError
+
+#: The largest ``metric.batch_size`` of the neural metrics: texts per forward pass (memory grows
+#: with it; an extra digit would end in an out-of-memory error after the model loaded).
+MAX_BATCH_SIZE = 4096
 from gec_meta.metrics.base import Metric
 
 
@@ -24,6 +28,7 @@ class PairScoreMetric(Metric):
     reference_kind: ClassVar[str] = "text"
 
     def __post_init__(self):
+        super().__post_init__()
         if self.scorer is None:
             raise ConfigError(f"metric.scorer is required for {self.name} (e.g. scorer={self.name})")
 

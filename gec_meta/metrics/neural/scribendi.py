@@ -33,7 +33,9 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
+from gec_meta.config import integer, valid
 from gec_meta.devices import resolve_device
+from gec_meta.metrics.neural.pair import MAX_BATCH_SIZE
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import Metric
 
@@ -116,7 +118,7 @@ class Scribendi(Metric):
 
     model: str = "gpt2"
     threshold: float = DEFAULT_THRESHOLD
-    batch_size: int = 16
+    batch_size: int = field(default=16, metadata=valid(integer(1, hi=MAX_BATCH_SIZE)))
     max_length: int = 512
     lm: object = field(default=None, repr=False, compare=False)
     device: str = field(default="auto", repr=False, compare=False, kw_only=True)
@@ -128,6 +130,7 @@ class Scribendi(Metric):
     stat_names: ClassVar[tuple[str, ...]] = ("score", "src_nll", "hyp_nll", "surface")
 
     def __post_init__(self):
+        super().__post_init__()
         if not 0.0 <= self.threshold <= 1.0:
             raise ConfigError(f"metric.threshold must be in [0, 1], got {self.threshold!r}")
         object.__setattr__(self, "device", resolve_device(self.device, "metric.device"))  # fails here, not mid-run

@@ -24,7 +24,9 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
+from gec_meta.config import integer, valid
 from gec_meta.devices import resolve_device
+from gec_meta.metrics.neural.pair import MAX_BATCH_SIZE
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import Metric
 
@@ -52,7 +54,7 @@ class SOME(Metric):
     weight_g: float = 0.55
     weight_f: float = 0.43
     weight_m: float = 0.02
-    batch_size: int = 32
+    batch_size: int = field(default=32, metadata=valid(integer(1, hi=MAX_BATCH_SIZE)))
     max_length: int = 128
     regressors: tuple | None = field(default=None, repr=False, compare=False)
     device: str = field(default="auto", repr=False, compare=False, kw_only=True)
@@ -63,6 +65,7 @@ class SOME(Metric):
     stat_names: ClassVar[tuple[str, ...]] = ("grammaticality", "fluency", "meaning")
 
     def __post_init__(self):
+        super().__post_init__()
         for k in ("weight_g", "weight_f", "weight_m"):
             if getattr(self, k) < 0:
                 raise ConfigError(f"metric.{k} must be >= 0, got {getattr(self, k)!r}")

@@ -87,12 +87,15 @@ import numpy as np
 
 from gec_meta.config import integer, valid
 from gec_meta.metrics.base import Metric
-from gec_meta.metrics.ngram.green import TOKENS, NgramCache, dedupe_triples, validate_inputs
+from gec_meta.metrics.ngram.green import MAX_NGRAM_ORDER, TOKENS, NgramCache, dedupe_triples, validate_inputs
 
 #: Iteration j of compute_gleu reseeds with j * 101 (cnap/gec-ranking scripts/compute_gleu).
 OFFICIAL_SEED_STRIDE = 101
 #: Number of sampling iterations of compute_gleu's ``--iter`` default (Napoles et al. 2016).
 OFFICIAL_ITERATIONS = 500
+#: The most sampling iterations accepted (``metric.iterations``): 20x the official 500; the
+#: corpus score holds an (iterations, N x R) one-hot matrix (0.2 GB at the bound on GJG15).
+MAX_ITERATIONS = 10_000
 #: Order of the official script (``self.order = 4``; BLEU's N = 4).
 OFFICIAL_ORDER = 4
 
@@ -199,8 +202,8 @@ class GLEU(Metric):
     name: ClassVar[str] = "gleu"
     version: ClassVar[str] = "1"
 
-    max_n: int = field(default=4, metadata=valid(integer(1)))
-    iterations: int = field(default=OFFICIAL_ITERATIONS, metadata=valid(integer(1)))
+    max_n: int = field(default=4, metadata=valid(integer(1, hi=MAX_NGRAM_ORDER)))
+    iterations: int = field(default=OFFICIAL_ITERATIONS, metadata=valid(integer(1, hi=MAX_ITERATIONS)))
     seed: int = field(default=0, metadata=valid(integer()))
     variant: str = "official"
     sampling: str = ""

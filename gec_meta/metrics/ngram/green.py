@@ -43,6 +43,10 @@ from gec_meta.metrics.base import Metric
 
 NgramCounts = tuple[Counter, ...]
 
+#: The highest n-gram order accepted (``metric.max_n`` of GREEN and GLEU; the papers use 4):
+#: statistics hold 2 values per order, so the bound caps their size and the counting work.
+MAX_NGRAM_ORDER = 10
+
 
 TOKENS = ("split", "space")
 
@@ -157,7 +161,7 @@ class GREEN(Metric):
     name: ClassVar[str] = "green"
     version: ClassVar[str] = "1"
 
-    max_n: int = field(default=4, metadata=valid(integer(1)))
+    max_n: int = field(default=4, metadata=valid(integer(1, hi=MAX_NGRAM_ORDER)))
     beta: float = field(default=2.0, metadata=valid(positive()))
 
     @property
