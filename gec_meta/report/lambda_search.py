@@ -134,7 +134,9 @@ def collect(folder: str | Path) -> list[LambdaResult]:
             raise ValueError(f"{cfg_path}: metric.reg_m not set (not a UOT-ERRANT run?)")
         res = json.loads(res_path.read_text(encoding="utf-8"))
         timing = res_path.parent / "timing.json"
-        secs = sum(json.loads(timing.read_text()).values()) if timing.is_file() else None
+        # timing.json: seconds per stage, plus the job's cache counters and LLM usage (dicts)
+        secs = (sum(v for v in json.loads(timing.read_text()).values() if isinstance(v, (int, float)))
+                if timing.is_file() else None)
         out.append(LambdaResult(float(reg_m), res["system"], secs))
     if not out:
         raise FileNotFoundError(f"no */results.json under {folder}")
