@@ -244,6 +244,7 @@ COMPOSE_ONLY = {
 
 # Metric configs that run as they are (no model weights).
 NO_OVERRIDES = {"cleme_dependent", "cleme_independent", "cleme_dependent_corpus", "cleme_independent_corpus",
+                "cleme2_dependent", "cleme2_independent", "cleme2_dependent_corpus", "cleme2_independent_corpus",
                 "errant", "gleu", "gleu_corrected", "gotoscorer", "gotoscorer_unweighted", "green", "length",
                 "m2", "senterrant", "sentm2"}
 

@@ -26,7 +26,8 @@ reference M2's gold edits (``reference_edits=gold``, unless ``-m reference_edits
 otherwise).  CLEME's own published setting (its ``scripts/evaluate.py``: corpus level,
 weights alpha 2 in [0.75, 1.25]) is ``--metric cleme_dependent_corpus`` (or
 ``cleme_independent_corpus``); ``cleme_dependent`` is SentCLEME with the UOT-ERRANT paper's
-weights.  Hydra overrides of other config groups go in ``-c`` (``-c encoder=minilm``), metric
+weights; ``cleme2_dependent`` (``_independent``, ``_corpus``) is CLEME2.0 and prints its hit,
+wrong, under and over rates.  Hydra overrides of other config groups go in ``-c`` (``-c encoder=minilm``), metric
 fields in ``-m`` (``-m beta=1.0``).
 """
 
@@ -142,7 +143,11 @@ def _score(args) -> dict:
         for name, score in zip(names, scored.system_scores):
             out["systems"].setdefault(name, {})[agg_name] = float(score)
     metric, stats = first.metric, first.stats
-    if hasattr(metric, "corpus_prf"):  # edit metrics: P/R/F at the metric's level (corpus or sentence means)
+    if hasattr(metric, "corpus_components"):  # CLEME2.0: hit, wrong, under, over (+ counts) at its level
+        for key, values in metric.corpus_components(stats).items():
+            for k, name in enumerate(names):
+                out["systems"][name][key] = float(values[k])
+    elif hasattr(metric, "corpus_prf"):  # edit metrics: P/R/F at the metric's level (corpus or sentence means)
         p, r, f = metric.corpus_prf(stats)
         for k, name in enumerate(names):
             out["systems"][name].update(precision=float(p[k]), recall=float(r[k]), f=float(f[k]))
@@ -153,13 +158,13 @@ def _score(args) -> dict:
 def _print_table(out: dict, aggregations: Sequence[str]) -> None:
     cols = list(aggregations)
     has_prf = any("precision" in v for v in out["systems"].values())
-    header = ["rank", "system", *cols] + (["P", "R", "F"] if has_prf else [])
+    extra = ["precision", "recall", "f"] if has_prf else \
+        [k for k in ("hit", "wrong", "under", "over") if any(k in v for v in out["systems"].values())]
+    header = ["rank", "system", *cols] + (["P", "R", "F"] if has_prf else [k.upper() for k in extra])
     rows = []
     for rank, name in enumerate(out["ranking"], start=1):
         v = out["systems"][name]
-        cells = [str(rank), name, *(f"{v[c]:.4f}" for c in cols)]
-        if has_prf:
-            cells += [f"{v['precision']:.4f}", f"{v['recall']:.4f}", f"{v['f']:.4f}"]
+        cells = [str(rank), name, *(f"{v[c]:.4f}" for c in cols)] + [f"{v[k]:.4f}" for k in extra]
         rows.append(cells)
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
     print(f"# {out['signature']}")

@@ -4,7 +4,8 @@ Every option of ``conf/metric`` names a metric here; the sentence-level names of
 metrics (``sentm2``, ``senterrant``, ``sent_pt_m2``, ``sent_pt_errant``, ``sent_uot_errant``)
 are their class at ``level="sentence"``; ``cleme_dependent_corpus`` / ``cleme_independent_corpus``
 are CLEME at CLEME's own corpus-level defaults (``cleme_dependent`` / ``cleme_independent``:
-SentCLEME with the UOT-ERRANT paper's weights).  Classes are imported when first asked for, so
+SentCLEME with the UOT-ERRANT paper's weights); ``cleme2_*`` are CLEME2.0 (SentCLEME2.0, and
+CLEME2.0 at ``_corpus``, each with its official weights).  Classes are imported when first asked for, so
 listing the names never imports torch or spaCy.
 
     metric_class("sentm2")                  # -> gec_meta.metrics.edit.m2.M2
@@ -49,6 +50,10 @@ _REGISTRY: dict[str, tuple[str, Mapping[str, Any]]] = {
     "cleme_independent": ("gec_meta.metrics.edit.cleme:CLEME", {"mode": "independent"}),
     "cleme_dependent_corpus": ("gec_meta.metrics.edit.cleme:CLEME", {"mode": "dependent", **_CLEME_CORPUS}),
     "cleme_independent_corpus": ("gec_meta.metrics.edit.cleme:CLEME", {"mode": "independent", **_CLEME_CORPUS}),
+    "cleme2_dependent": ("gec_meta.metrics.edit.cleme2:CLEME2", {"mode": "dependent"}),
+    "cleme2_independent": ("gec_meta.metrics.edit.cleme2:CLEME2", {"mode": "independent"}),
+    "cleme2_dependent_corpus": ("gec_meta.metrics.edit.cleme2:CLEME2", {"mode": "dependent", "level": "corpus"}),
+    "cleme2_independent_corpus": ("gec_meta.metrics.edit.cleme2:CLEME2", {"mode": "independent", "level": "corpus"}),
     # n-gram metrics
     "gleu": ("gec_meta.metrics.ngram.gleu:GLEU", {}),
     "gleu_corrected": ("gec_meta.metrics.ngram.gleu:GLEU", {"variant": "corrected"}),

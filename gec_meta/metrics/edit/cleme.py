@@ -355,7 +355,7 @@ class CLEME(PRFMetric):
         slots = [[r for r in range(R) if present is None or present[r][n]] or [0] for n in range(N)]
         references, ref_edits = self._references(sources, references)
         hyp_edits = self._spans(sources, hypotheses)
-        out = np.zeros((S, N, R, 4), dtype=np.float64)
+        out = np.zeros((S, N, R, len(self.stat_names)), dtype=np.float64)
         for s in range(S):
             parts, kept = [], []
             for n in range(N):
@@ -370,11 +370,27 @@ class CLEME(PRFMetric):
                 corrections = [pool[first]] + [pool[slots[n].index(r) + 1] for r in refs]
                 parts.append(partition(sources[n], corrections))
                 kept.append(refs)
-            lengths = [c.length for p in parts for ref in p[1:] for c in ref if c.edited]
-            bias = float(np.mean(lengths)) if lengths else 0.0
-            for n in range(N):
-                out[s, n] = self._sentence_counts(parts[n], kept[n], R, bias)
+            out[s] = self.chunk_counts(sources, references, parts, kept)
         return out
+
+    def chunk_counts(self, sources: Sequence[str], references: Sequence[Sequence[str]],
+                     parts: list[list[list[ChunkText]]], kept: list[list[int]]) -> np.ndarray:
+        """The scoring hook: statistics of one system's chunks, shape (N, R, K).
+
+        Args:
+            sources: shape (N,).
+            references: reference texts, shape (R, N).
+            parts: per sentence, the chunks of the hypothesis then of the kept references
+                (:func:`partition`), shape (N, 1 + R_n, C_n).
+            kept: per sentence, the indices of the kept references, shape (N, R_n).
+
+        Here: length-weighted (tp, fp, fn, tn) with the bias c of the whole system (the
+        module docstring); CLEME2.0 (:mod:`gec_meta.metrics.edit.cleme2`) counts other classes.
+        """
+        R = len(references)
+        lengths = [c.length for p in parts for ref in p[1:] for c in ref if c.edited]
+        bias = float(np.mean(lengths)) if lengths else 0.0
+        return np.stack([self._sentence_counts(p, k, R, bias) for p, k in zip(parts, kept)])
 
     def _sentence_counts(self, chunks: list[list[ChunkText]], refs: list[int], R: int, bias: float) -> np.ndarray:
         """(R, 4) counts of one sentence; ``chunks[0]`` is the hypothesis, then ``refs``."""

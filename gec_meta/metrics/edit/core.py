@@ -226,25 +226,37 @@ class PRFMetric(Metric, abc.ABC):
         the same float additions in the same order as a per-system loop).
 
         Args:
-            stats: shape (S, N, R, K), K >= 3; only (tp, fp, fn) take part (not tn).
+            stats: shape (S, N, R, K), K >= 3; the choice is :meth:`running_best`'s (here only
+                (tp, fp, fn) take part, not tn).
 
         Returns:
             int array of shape (S, N).
         """
-        stats = stats[..., :3]
-        S, N, R, _ = stats.shape
+        S, N, R, K = stats.shape
         best = np.zeros((S, N), dtype=np.int64)
         if R == 1:
             return best
-        total = np.zeros((S, 3))
+        total = np.zeros((S, K))
         rows = np.arange(S)
         for n in range(N):
-            cand = total[:, None, :] + stats[:, n]  # (S, R, 3)
-            f = f_beta(cand[..., 0], cand[..., 1], cand[..., 2], self.beta)[2]
-            k = _first_best(f, cand)
+            k = self.running_best(total[:, None, :] + stats[:, n], stats[:, n])
             best[:, n] = k
             total += stats[rows, n, k]
         return best
+
+    def running_best(self, cand: np.ndarray, own: np.ndarray) -> np.ndarray:
+        """The corpus rule's choice among the references of one sentence: max F_beta of the
+        running totals plus the reference's statistics, then TP, -FP, -FN (errant_compare).
+
+        Args:
+            cand: shape (S, R, K), the running totals plus each reference's statistics.
+            own: shape (S, R, K), each reference's statistics of this sentence alone.
+
+        Returns:
+            int array of shape (S,).
+        """
+        f = f_beta(cand[..., 0], cand[..., 1], cand[..., 2], self.beta)[2]
+        return _first_best(f, cand)
 
     def corpus_stats(self, stats: np.ndarray) -> np.ndarray:
         """Summed statistics of every system over the corpus with the running-total reference
@@ -350,13 +362,32 @@ def _first_best(f: np.ndarray, st: np.ndarray) -> np.ndarray:
     Returns:
         int array of shape (...).
     """
-    best = np.zeros(f.shape[:-1], dtype=np.int64)
-    bf, btp, bfp, bfn = f[..., 0], st[..., 0, 0], st[..., 0, 1], st[..., 0, 2]
-    for j in range(1, f.shape[-1]):
-        jf, jtp, jfp, jfn = f[..., j], st[..., j, 0], st[..., j, 1], st[..., j, 2]
-        better = (jf > bf) | ((jf == bf) & ((jtp > btp) | ((jtp == btp) & (
-            (jfp < bfp) | ((jfp == bfp) & (jfn < bfn))))))
-        best = np.where(better, j, best)
-        bf, btp = np.where(better, jf, bf), np.where(better, jtp, btp)
-        bfp, bfn = np.where(better, jfp, bfp), np.where(better, jfn, bfn)
+    return lexicographic_best((f, st[..., 0], -st[..., 1], -st[..., 2]))
+
+
+def lexicographic_best(keys: Sequence[np.ndarray]) -> np.ndarray:
+    """Index of the reference with the largest keys, compared in order (the first key decides,
+    the next breaks its ties, ...); the first reference on a full tie.
+
+    Args:
+        keys: each of shape (..., R).
+
+    Returns:
+        int array of shape (...).
+    """
+    R = keys[0].shape[-1]
+    best = np.zeros(keys[0].shape[:-1], dtype=np.int64)
+    held = [k[..., 0] for k in keys]
+    for j in range(1, R):
+        better = tied = None
+        for k, h in zip(keys, held):
+            c = k[..., j]
+            if better is None:
+                better, tied = c > h, c == h
+            else:
+                better |= tied & (c > h)
+                tied &= c == h
+        best[better] = j
+        if j + 1 < R:  # the keys held by the best so far
+            held = [np.where(better, k[..., j], h) for k, h in zip(keys, held)]
     return best

@@ -199,7 +199,9 @@ class BERTScoreScorer:
             raise ConfigError(f"scorer.component must be one of {COMPONENTS}, got {self.component!r}")
         if self.empty_pair not in EMPTY_PAIR:
             raise ConfigError(f"scorer.empty_pair must be one of {tuple(EMPTY_PAIR)}, got {self.empty_pair!r}")
-        self._baseline = load_baseline(self.baseline, self.encoder.layer)
+        # the encoder's layer (its config) is read only for a baseline file: a scorer that a
+        # metric may leave unused (CLEME2.0 without weigher=similarity) loads nothing
+        self._baseline = None if self.baseline is None else load_baseline(self.baseline, self.encoder.layer)
 
     def signature(self) -> str:
         b = "none" if self._baseline is None else ",".join(f"{v:.8g}" for v in self._baseline)
