@@ -96,8 +96,21 @@ def build_task(cfg: DictConfig) -> Task:
         spa_permutations=cfg.meta_eval.get("spa_permutations", 0),
         permutation_seed=cfg.meta_eval.get("permutation_seed", 0),
         spa_trueskill=cfg.meta_eval.get("spa_trueskill", "comparisons"),
+        kendall_variants=_kendall_variants(cfg.meta_eval.get("kendall_variants")),
         use_cache=cfg.cache,
     )
+
+
+def _kendall_variants(value) -> tuple:
+    """``meta_eval.kendall_variants`` as a tuple (a list, a comma-separated string, or null);
+    the values are checked by :class:`Task`."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    if OmegaConf.is_list(value) or isinstance(value, (list, tuple)):
+        return tuple(str(v) for v in value)
+    raise ConfigError(f"meta_eval.kendall_variants must be a list such as [b,c,23,acc23], got {value!r}")
 
 
 def dataset_config(name: str) -> DictConfig:
