@@ -307,3 +307,44 @@ def test_cli_kendall_variants_bad_value_is_one_line(tmp_path, data_root):
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines()[-1].startswith("gec-meta: error: ")
     assert "meta_eval.kendall_variants" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# --------------------------------------------------------------------- leaderboard
+@pytest.mark.slow
+@pytest.mark.ci
+def test_leaderboard_has_pdp_where_defined_and_chance_levels(tmp_path, data_root):
+    import csv
+    import io
+
+    from gec_meta.api import load_metric, meta_evaluate
+    from gec_meta.cli.leaderboard import main
+    from gec_meta.data.datasets import load_dataset
+
+    cfg = tmp_path / "board.yaml"
+    cfg.write_text(
+        "seed: 1\npermutations: 200\naggregations: [default]\n"
+        "metrics: {length: {label: Length}, green: {label: GREEN}}\n"
+        "statistics: {system: [pearson, pairwise_accuracy], sentence: [acc_eq, pdp]}\n"
+        "benchmarks:\n  GMEG-Wiki: {dataset: gmeg_wiki, human: [score], sentence: score}\n"
+        "  SEEDA-E Base: {dataset: seeda, overrides: [dataset.setting=base], human: [TS_edit], sentence: edit}\n",
+        encoding="utf-8")
+    out = tmp_path / "b"
+    assert main(["--config", str(cfg), "--out", str(out), "-c", f"data_dir={data_root}"]) == 0
+    rows = list(csv.DictReader(io.StringIO((out / "leaderboard.csv").read_text())))
+    pdp = {r["metric"]: r for r in rows if r["statistic"] == "pdp"}
+    assert set(pdp) == {"length", "green"} and {r["benchmark"] for r in pdp.values()} == {"GMEG-Wiki"}
+    md = (out / "leaderboard.md").read_text()
+    assert "PDP (score)" in md and "PDP (edit)" not in md and "Chance level" in md
+    for name in ("length", "green"):
+        for ds_name, aspect, human in (("gmeg_wiki", "score", "score"), ("seeda", "edit", "TS_edit")):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UndefinedCorrelationWarning)
+                res = meta_evaluate(load_dataset(ds_name, data_root), load_metric(name), spa_permutations=0)
+            bench = "GMEG-Wiki" if ds_name == "gmeg_wiki" else "SEEDA-E Base"
+            cell = {r["statistic"]: r for r in rows if r["metric"] == name and r["benchmark"] == bench}
+            assert float(cell["acc_eq"]["value"]) == res.sentence[aspect]["acc_eq"]
+            assert float(cell["acc_eq"]["chance"]) == res.sentence[aspect]["acc_eq_random"]
+            assert float(cell["pairwise_accuracy"]["chance"]) == res.system[human]["pairwise_accuracy_random"]
+            assert cell["pearson"]["chance"] == ""
+            if ds_name == "gmeg_wiki":
+                assert float(cell["pdp"]["value"]) == res.sentence[aspect]["pdp"]
