@@ -100,9 +100,13 @@ class References:
         return component(self.name, {**self.options, "nrefs": len(self.names)})
 
     def for_metric(self, kind: str):
-        """The references in the form a metric reads: ``text`` or ``m2`` (gold edits)."""
+        """The references in the form a metric reads: ``text`` or ``m2`` (gold edits), or
+        ``any``: the texts with every form at hand (:class:`ReferenceForms`, for a metric whose
+        parts read different forms: ``metric=ensemble``)."""
         if kind == "text":
             return self.texts
+        if kind == "any":
+            return ReferenceForms(self)
         if kind == "m2":
             if self.gold is not None:
                 return self.gold
@@ -115,6 +119,20 @@ class References:
     def _extracted_gold(self):
         """ERRANT gold edits of the texts (sets without an M2), computed on first use."""
         return extracted_gold_edits(self.sources, self.texts)
+
+
+class ReferenceForms(tuple):
+    """The reference texts, shape (R, N) (a tuple, so it counts and hashes like ``text``
+    references), that also give every other form: ``form("m2")``."""
+
+    def __new__(cls, references: "References"):
+        obj = super().__new__(cls, references.texts)
+        obj._references = references
+        return obj
+
+    def form(self, kind: str):
+        """:meth:`References.for_metric` of ``kind``."""
+        return self._references.for_metric(kind)
 
 
 def extracted_gold_edits(

@@ -114,6 +114,10 @@ def compute_statistics(
     R = len(refs) if metric.needs_references else 1
     if metric.needs_references and R == 0:
         raise GecMetaError(f"metric {metric.name} needs references but none were given")
+    member_statistics = getattr(metric, "member_statistics", None)
+    if member_statistics is not None:  # an ensemble: every member through this function and its cache
+        return _check_stats(metric, member_statistics(sources, hypotheses, refs, use_cache, systems),
+                            (len(hypotheses), N, R))
     if not metric.cacheable:
         return _check_stats(metric, metric.statistics(sources, hypotheses, refs), (len(hypotheses), N, R))
     context = cache.text_hash(metric.cache_key(), cache.code_version(*STATISTICS_CODE), *sources,
