@@ -173,6 +173,7 @@ def test_members_are_validated_and_signed():
         Ensemble(members=["green"], combine="median")
     with pytest.raises(ConfigError, match="metric.rank_ties"):
         Ensemble(members=["green"], rank_ties="dense")
+    assert [m.name for m in Ensemble(members="[green, gleu]").metrics] == ["green", "gleu"]  # -m members=...
     ens = Ensemble(members=["green", "sentm2 metric.beta=1.0"], combine="zscore_mean")
     assert ens.metrics[1].beta == 1.0 and ens.metrics[1].name == "sentm2"
     assert ens.signature() == ("ensemble(combine=zscore_mean,members=[green(beta=2.0,max_n=4,v=1);"

@@ -220,9 +220,11 @@ class Ensemble(Metric):
     def __post_init__(self):
         super().__post_init__()
         specs = self.members
-        if specs is not None and not isinstance(specs, (str, Metric)) and hasattr(specs, "__iter__"):
+        if isinstance(specs, str):  # "green,gleu" or "[green,gleu]" (a command line's -m members=...)
+            specs = [m.strip() for m in specs.strip().strip("[]").split(",") if m.strip()]
+        elif specs is not None and not isinstance(specs, Metric) and hasattr(specs, "__iter__"):
             specs = list(specs)  # a ListConfig from Hydra
-        if specs is None or isinstance(specs, (str, Metric)) or len(specs) == 0:
+        if specs is None or isinstance(specs, Metric) or len(specs) == 0:
             raise ConfigError("metric.members: give the member metrics, e.g. metric.members=[green,gleu,sentm2]"
                               + ("" if specs is None or len(specs) == 0 else f" (a list), got {specs!r}"))
         specs = tuple(s if isinstance(s, Metric) else str(s) for s in specs)
