@@ -85,7 +85,7 @@ def test_every_aggregation_is_member_wise(agg, combine):
     rng = np.random.default_rng(3)
     ens = Ensemble(members=[Length(), Length(), Length()], combine=combine)
     stats = np.round(rng.normal(size=(4, 9, 1, 3)), 1)
-    parts = ens.split(stats)
+    parts = ens.member_parts(stats)
     expected = ens.combine_systems([type(agg).__call__(agg, m, s) for m, s in parts])
     np.testing.assert_array_equal(agg(ens, stats), expected)
     idx = rng.integers(0, 9, size=(3, 9))

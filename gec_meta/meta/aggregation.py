@@ -41,15 +41,15 @@ __all__ = ["Aggregation", "Default", "Average", "TrueSkillAggregation", "Expecte
 
 def _member_wise(method, kind: str):
     """``method`` of an aggregation, applied member by member when the metric is an ensemble
-    (it has ``split``): the members' system scores under this aggregation, combined by the
+    (it has ``member_parts``): the members' system scores under this aggregation, combined by the
     ensemble (Goto et al. 2025's rank-average ensemble is per aggregation)."""
 
     @functools.wraps(method)
     def wrapper(self, metric, stats, *args, **kwargs):
-        split = getattr(metric, "split", None)
-        if split is None:
+        member_parts = getattr(metric, "member_parts", None)
+        if member_parts is None:
             return method(self, metric, stats, *args, **kwargs)
-        parts = split(np.asarray(stats))
+        parts = member_parts(np.asarray(stats))
         if kind != "swapped_pairs_scores":  # __call__ (S,) and resample (P, S): combine across S
             return metric.combine_systems([method(self, m, s, *args, **kwargs) for m, s in parts])
         pairs, signs = args

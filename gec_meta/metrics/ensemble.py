@@ -277,7 +277,7 @@ class Ensemble(Metric):
         R = max(p.shape[2] for p in parts)
         return np.concatenate([np.broadcast_to(p, p.shape[:2] + (R, p.shape[3])) for p in parts], axis=3)
 
-    def split(self, stats: np.ndarray) -> list[tuple[Metric, np.ndarray]]:
+    def member_parts(self, stats: np.ndarray) -> list[tuple[Metric, np.ndarray]]:
         """(member, its statistics) of every member, from the ensemble's (S, N, R, K)."""
         out, k = [], 0
         for m in self._metrics:
@@ -314,7 +314,7 @@ class Ensemble(Metric):
 
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
         parts = [m.comparable_scores(s) if m.higher_is_better else -np.asarray(m.comparable_scores(s))
-                 for m, s in self.split(stats)]
+                 for m, s in self.member_parts(stats)]
         return combine_sentences(parts, self.combine, self.rank_ties)
 
     @property
@@ -322,11 +322,11 @@ class Ensemble(Metric):
         return None
 
     def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
-        return self.combine_systems([m.corpus_scores(s) for m, s in self.split(stats)])
+        return self.combine_systems([m.corpus_scores(s) for m, s in self.member_parts(stats)])
 
     def diagnostics(self, stats: np.ndarray, systems: Sequence[str]) -> dict[str, object]:
         out = {}
-        for k, (m, s) in enumerate(self.split(stats)):
+        for k, (m, s) in enumerate(self.member_parts(stats)):
             d = m.diagnostics(s, systems)
             if d:
                 out[f"{k}:{m.name}"] = d
