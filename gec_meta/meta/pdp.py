@@ -15,8 +15,10 @@ system without a human score in that item: gold ``None``) are dropped
 antisymmetric, so their mean is 0 and r is the uncentred cosine of the differences over the
 unordered pairs i < j; :func:`pdp_rows` computes that form for many metric arrays at once.
 
-Ours differs in one place: a metric without a score (NaN) takes the system out of that item's
-pairs, as in :mod:`gec_meta.meta.ties` (mt-metrics-eval's metric scores are never missing).
+Ours differs in two places: a metric without a score (NaN) takes the system out of that item's
+pairs, as in :mod:`gec_meta.meta.ties` (mt-metrics-eval's metric scores are never missing); and
+an undefined PDP (constant differences) is NaN with a warning, as every correlation here, where
+``AverageCorrelation`` returns 0 when its one value is NaN.
 
 Rankings (SEEDA, GJG15) have no PDP here: a judge's rank difference (1..4 within a five-way
 ranking, shifted by how ties are numbered and by how many outputs the item showed) is a
