@@ -37,6 +37,10 @@ def defaults_node(cls: type, implied: dict | None = None) -> dict:
     ``implied`` options: the schema a config of ``cls`` extends, so that a YAML states only
     what differs and every option can still be overridden as ``metric.<field>=...``."""
     node: dict = {"_target_": f"{cls.__module__}.{cls.__qualname__}"}
+    if getattr(cls, "instantiate_recursively", True) is False:
+        # the class receives its nested config nodes as configs (an ensemble passes them on to
+        # the members that use them) instead of objects built when the config is instantiated
+        node["_recursive_"] = False
     for f in dataclasses.fields(cls):
         # Factories make per-instance values (state, nonces): never frozen into a config.
         if f.init and not f.name.startswith("_") and isinstance(f.default, _PLAIN):
@@ -199,6 +203,20 @@ def check_instance(obj, kind: type, key: str, node=None):
     raise ConfigError(f"{key}: _target_ {target!r} built a {built.__module__}.{built.__qualname__}, not a "
                       f"{kind.__module__}.{kind.__qualname__}"
                       + (" (a plugin metric subclasses it: README \"Your own metric\")" if key == "metric" else ""))
+
+
+def compose_anywhere(overrides: Sequence[str]):
+    """:func:`compose` outside a Hydra app; inside one (``gec-meta-run``), Hydra's own compose
+    with the app's config search path (a second ``initialize`` is not allowed there).  Used to
+    build configs from within a config: the members of ``metric=ensemble``."""
+    from hydra.core.global_hydra import GlobalHydra
+
+    if not GlobalHydra.instance().is_initialized():
+        return compose(tuple(overrides))
+    from hydra import compose as hydra_compose
+
+    register_configs()
+    return hydra_compose("config", overrides=list(overrides))
 
 
 def check_overrides(overrides: Sequence[str], flag: str = "") -> None:

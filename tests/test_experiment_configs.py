@@ -233,6 +233,8 @@ METRIC_OVERRIDES = {
     "some": lambda t: [f"metric.model_{k}={t['models']['regressor']}" for k in "gfm"],
     "impara": lambda t: [f"metric.model_qe={t['models']['regressor']}", f"metric.model_se={t['models']['bert']}"],
     "from_files": lambda t: [f"metric.dir={t['scores']}"],
+    # the run's encoder reaches the member that uses it (its tiny model is in the signature)
+    "ensemble": lambda t: ["metric.members=[green,pt_m2]", *_encoder(t["models"])],
 }
 # Metric configs that need a model no config can replace by a tiny one here: composed and
 # instantiated, not run.

@@ -136,10 +136,12 @@ def test_displayed_variant_counts_output_pairs_once():
     item = RankingItem(0, "j", (("A", 1), ("B", 1), ("C", 2)), "1", ((("A", "B"), 1), (("C",), 2)))
     scores = np.array([[0.5], [0.5], [0.1]])
     out = sentence_agreement(scores, [item], ["A", "B", "C"], variant="displayed")
-    assert out == {"accuracy": 1.0, "kendall": 1.0, "pairs": 1}
+    # Chance level: a constant metric ties the one decided pair (0 under `displayed`), a random
+    # order gets it right half the time: max(0.5, 0) = 0.5.
+    assert out == {"accuracy": 1.0, "accuracy_random": 0.5, "kendall": 1.0, "pairs": 1}
     # A metric tie on a decided pair stays in the denominator: accuracy 0, kendall 0.
     tie = sentence_agreement(np.array([[0.1], [0.1], [0.1]]), [item], ["A", "B", "C"], variant="displayed")
-    assert tie == {"accuracy": 0.0, "kendall": 0.0, "pairs": 1}
+    assert tie == {"accuracy": 0.0, "accuracy_random": 0.5, "kendall": 0.0, "pairs": 1}
     # A group whose systems are all outside the setting disappears.
     with pytest.warns(UndefinedCorrelationWarning):
         only = sentence_agreement(np.array([[0.5], [0.1]]), [item], ["A", "B"], variant="displayed")

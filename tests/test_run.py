@@ -45,7 +45,8 @@ def test_sweep_writes_results_and_resumes(data_root, tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert rep.returncode == 0, rep.stderr
     csv = (sweep / "summary_system.csv").read_text().splitlines()
-    assert csv[0] == "dataset,setting,refset,metric,aggregation,human,pearson,spearman,pairwise_accuracy,spa"
+    assert csv[0] == ("dataset,setting,refset,metric,aggregation,human,pearson,spearman,pairwise_accuracy,"
+                      "pairwise_accuracy_random,spa")
     assert len(csv) == 1 + 2 * 2 + 2 * 4  # gjg15: EW, TS; seeda: 4 human scores
 
 

@@ -15,7 +15,7 @@ from gec_meta.data.datasets import load_seeda
 from gec_meta.meta.aggregation import Default, TrueSkillAggregation
 from gec_meta.meta.signature import result_signature
 from gec_meta.meta.task import Result, Task, compare_with_humans, compute_statistics
-from gec_meta.meta.ties import system_pairwise_accuracy
+from gec_meta.meta.ties import chance_accuracy, system_pairwise_accuracy
 from gec_meta.metrics.length import Length
 from gec_meta.report.reproduce import Significance, parse_experiment_args
 
@@ -43,6 +43,7 @@ def test_run_equals_the_stages_composed_by_hand(seeda):
     }
     for human, values in expected["system"].items():  # system-level pairwise accuracy (Kocmi et al. 2021)
         values["pairwise_accuracy"] = system_pairwise_accuracy(seeda.human[human], scores)
+        values["pairwise_accuracy_random"] = chance_accuracy(seeda.human[human])
     got = result.to_json(timing=False)
     assert list(got) == list(expected)
     assert json.dumps(got) == json.dumps(expected)

@@ -158,7 +158,9 @@ def _preamble(config: BoardConfig, command: str) -> str:
         "",
         "System level: Pearson r and Spearman ρ with the human system scores and soft pairwise accuracy "
         "(SPA, Thompson et al. 2024; human p-values from the judges' rankings, see README). Sentence level: "
-        "tie-calibrated pairwise accuracy acc_eq at each metric's ε* (Deutsch et al. 2023). [k] is the "
+        "tie-calibrated pairwise accuracy acc_eq at each metric's ε* (Deutsch et al. 2023), with its chance level "
+        "(the better of a constant metric and a random order on the same pairs: what a metric that ignores the "
+        "outputs gets), and Pairwise Difference Pearson (PDP, WMT24) where the humans gave segment scores. [k] is the "
         "metric's significance cluster in that column (PERM-BOTH permutation test; a new cluster starts "
         "where a metric is significantly worse than one above it). The global ranking is mt-metrics-eval's: "
         "the weighted average of the cluster ranks over all tasks (and of the values).",

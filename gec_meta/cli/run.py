@@ -68,7 +68,7 @@ def limit_threads(n: int) -> None:
 #: The ``meta_eval`` keys that are :class:`Task` fields (checked there); the others are the job's
 #: own (:class:`RunKeys`).
 TASK_KEYS = ("window", "top_ks", "sentence_variant", "sentence_level", "bootstrap_samples", "bootstrap_seed",
-             "epsilon", "spa_permutations", "permutation_seed", "spa_trueskill")
+             "epsilon", "spa_permutations", "permutation_seed", "spa_trueskill", "kendall_variants")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,6 +99,7 @@ def check_config(cfg: DictConfig) -> dict:
     options = {k: meta[k] for k in TASK_KEYS if k in meta}
     for k in ("bootstrap_samples", "spa_permutations"):  # configs without them: off
         options.setdefault(k, 0)
+    options["kendall_variants"] = _kendall_variants(options.get("kendall_variants"))
     check_values(Task, options, "meta_eval")
     if options.get("epsilon") is not None and meta.get("epsilon_from") is not None:
         raise ConfigError("set meta_eval.epsilon or meta_eval.epsilon_from, not both")
@@ -132,6 +133,18 @@ def build_task(cfg: DictConfig) -> Task:
                                                     spa_permutations=0))
         log.info("epsilon calibrated on %s: %s", dev, options["epsilon"])
     return Task(dataset, metric, aggregation, references, **options, use_cache=cfg.cache)
+
+
+def _kendall_variants(value) -> tuple:
+    """``meta_eval.kendall_variants`` as a tuple (a list, a comma-separated string, or null);
+    the values are checked by :class:`Task`."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    if OmegaConf.is_list(value) or isinstance(value, (list, tuple)):
+        return tuple(str(v) for v in value)
+    raise ConfigError(f"meta_eval.kendall_variants must be a list such as [b,c,23,acc23], got {value!r}")
 
 
 def dataset_config(name: str) -> DictConfig:

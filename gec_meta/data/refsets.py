@@ -130,7 +130,11 @@ class References:
 
     def for_metric(self, kind: str):
         """The references in the form a metric reads: ``text`` or ``m2`` (gold edits), shape
-        (R, N); a :class:`ReferenceRows` carrying :attr:`present` when some slot is a stand-in."""
+        (R, N) (a :class:`ReferenceRows` carrying :attr:`present` when some slot is a stand-in),
+        or ``any``: the texts with every form at hand (:class:`ReferenceForms`, for a metric whose
+        parts read different forms: ``metric=ensemble``)."""
+        if kind == "any":
+            return ReferenceForms(self)
         if kind == "text":
             rows = self.texts
         elif kind == "m2":
@@ -176,6 +180,20 @@ class ReferenceRows(tuple):
 def present_mask(references) -> tuple[tuple[bool, ...], ...] | None:
     """:attr:`ReferenceRows.present` of references in a metric's form, else None."""
     return getattr(references, "present", None)
+
+
+class ReferenceForms(tuple):
+    """The reference texts, shape (R, N) (a tuple, so it counts and hashes like ``text``
+    references), that also give every other form: ``form("m2")``."""
+
+    def __new__(cls, references: "References"):
+        obj = super().__new__(cls, references.texts)
+        obj._references = references
+        return obj
+
+    def form(self, kind: str):
+        """:meth:`References.for_metric` of ``kind``."""
+        return self._references.for_metric(kind)
 
 
 def extracted_gold_edits(

@@ -13,10 +13,16 @@ to re-aggregate on resamples of the sentences (:meth:`Aggregation.resample`, sha
 and the system scores of two systems that swap their per-sentence statistics on chosen
 sentences (:meth:`Aggregation.swapped_pairs_scores`, shape (pairs, R, 2): the paired
 permutation test of soft pairwise accuracy, :mod:`gec_meta.meta.spa`).
+
+An ensemble of metrics (:mod:`gec_meta.metrics.ensemble`) is aggregated member by member: each
+aggregation's ``__call__``, ``resample`` and ``swapped_pairs_scores`` run on every member's
+statistics and the ensemble combines the members' system scores (:func:`_member_wise`, applied
+to every subclass once, so no aggregation has to know about ensembles).
 """
 
 from __future__ import annotations
 
+import functools
 import warnings
 from dataclasses import dataclass
 from typing import ClassVar
@@ -33,11 +39,37 @@ __all__ = ["Aggregation", "Default", "Average", "TrueSkillAggregation", "Expecte
            "AGGREGATIONS"]
 
 
+def _member_wise(method, kind: str):
+    """``method`` of an aggregation, applied member by member when the metric is an ensemble
+    (it has ``member_parts``): the members' system scores under this aggregation, combined by the
+    ensemble (Goto et al. 2025's rank-average ensemble is per aggregation)."""
+
+    @functools.wraps(method)
+    def wrapper(self, metric, stats, *args, **kwargs):
+        member_parts = getattr(metric, "member_parts", None)
+        if member_parts is None:
+            return method(self, metric, stats, *args, **kwargs)
+        parts = member_parts(np.asarray(stats))
+        if kind != "swapped_pairs_scores":  # __call__ (S,) and resample (P, S): combine across S
+            return metric.combine_systems([method(self, m, s, *args, **kwargs) for m, s in parts])
+        pairs, signs = args
+        return metric.combine_swapped([self(m, s) for m, s in parts],
+                                      [np.asarray(method(self, m, s, pairs, signs)) for m, s in parts], pairs)
+
+    return wrapper
+
+
 @dataclass(frozen=True)
 class Aggregation:
     """Base class: ``name`` and options enter the result signature."""
 
     name: ClassVar[str] = "aggregation"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for kind in ("__call__", "resample", "swapped_pairs_scores"):
+            if kind in cls.__dict__:
+                setattr(cls, kind, _member_wise(cls.__dict__[kind], kind))
 
     def __post_init__(self):
         from gec_meta.config import check_fields

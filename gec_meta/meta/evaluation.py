@@ -132,6 +132,12 @@ def sentence_agreement(
 
     accuracy = concordant / pairs, kendall = (concordant - discordant) / pairs.
 
+    ``accuracy_random`` is the chance level on the same pairs: the better of a random order
+    (1/2: the humans tie none of these pairs) and a constant metric (0 for ``wmt`` and
+    ``displayed``; for ``seeda`` the share of pairs whose second system the humans preferred,
+    since a metric tie counts as the second system winning) -- see
+    :func:`gec_meta.meta.ties.chance_accuracy` for why the best of the two is the chance level.
+
     A pair in which either metric score is NaN (no score, e.g. an LLM evaluator's missing
     answer) is skipped: it counts in neither numerator nor denominator, and the number of such
     human-ranked pairs is returned as ``skipped_missing`` (only when there are any).
@@ -142,8 +148,20 @@ def sentence_agreement(
         systems: shape (S,), the systems the scores belong to (others in the items are ignored).
 
     Returns:
-        ``{"accuracy": a, "kendall": t, "pairs": n}`` (+ ``"skipped_missing": k`` if k > 0).
+        ``{"accuracy": a, "accuracy_random": chance, "kendall": t, "pairs": n}`` (+
+        ``"skipped_missing": k`` if k > 0).
     """
+    out = _agreement(sentence_scores, items, systems, variant)
+    if out["pairs"]:
+        constant = np.where(np.isnan(np.asarray(sentence_scores, dtype=np.float64)), np.nan, 0.0)
+        out = {"accuracy": out["accuracy"],
+               "accuracy_random": max(0.5, _agreement(constant, items, systems, variant)["accuracy"]),
+               **{k: v for k, v in out.items() if k != "accuracy"}}
+    return out
+
+
+def _agreement(sentence_scores, items: Sequence[RankingItem], systems: Sequence[str], variant: str) -> dict:
+    """:func:`sentence_agreement` without its chance level."""
     if variant not in SENTENCE_VARIANTS:
         raise ValueError(f"sentence-level variant must be 'seeda', 'wmt' or 'displayed', got {variant!r}")
     scores = np.asarray(sentence_scores, dtype=np.float64)
@@ -156,7 +174,7 @@ def sentence_agreement(
     extra = {"skipped_missing": skipped} if skipped else {}
     if n == 0:
         warnings.warn("no human-ranked system pairs: sentence-level agreement is NaN",
-                      UndefinedCorrelationWarning, stacklevel=2)
+                      UndefinedCorrelationWarning, stacklevel=3)
         return {"accuracy": float("nan"), "kendall": float("nan"), "pairs": 0, **extra}
     return {"accuracy": c / n, "kendall": (2 * c - n) / n, "pairs": n, **extra}
 
@@ -245,7 +263,7 @@ def _displayed_agreement(scores: np.ndarray, items: Sequence[RankingItem], syste
     extra = {"skipped_missing": skipped} if skipped else {}
     if n == 0:
         warnings.warn("no human-ranked output pairs: sentence-level agreement is NaN",
-                      UndefinedCorrelationWarning, stacklevel=3)
+                      UndefinedCorrelationWarning, stacklevel=4)
         return {"accuracy": float("nan"), "kendall": float("nan"), "pairs": 0, **extra}
     return {"accuracy": c / n, "kendall": (c - d) / n, "pairs": n, **extra}
 

@@ -32,11 +32,12 @@ def component(name: str, options: dict) -> str:
 def result_signature(dataset, references, metric, aggregation, sentence_variant: str,
                      bootstrap_samples: int = 0, bootstrap_seed: int = 0,
                      spa_permutations: int = 0, permutation_seed: int = 0, epsilon=None,
-                     spa_trueskill: str | None = None) -> str:
+                     spa_trueskill: str | None = None, kendall_variants=()) -> str:
     """``data:...|refs:...|metric:...|agg:...|sent:...|<versions>``, then
     ``|perm:R(seed=K[,trueskill=...])`` when SPA's permutation tests ran (``spa_permutations`` > 0),
-    ``|eps:E`` when tie-calibrated accuracy used a fixed ε (else ε* was searched) and
-    ``|bootstrap:B(seed=K)`` when bootstrap CIs were computed (``bootstrap_samples`` > 0)."""
+    ``|eps:E`` when tie-calibrated accuracy used a fixed ε (else ε* was searched),
+    ``|bootstrap:B(seed=K)`` when bootstrap CIs were computed (``bootstrap_samples`` > 0) and
+    ``|kendall:V1+V2`` when mt-metrics-eval's Kendall variants were added (``kendall_variants``)."""
     refs = references.signature() if references is not None else "none"
     bootstrap = f"|bootstrap:{bootstrap_samples}(seed={bootstrap_seed})" if bootstrap_samples > 0 else ""
     perm = ""
@@ -49,6 +50,7 @@ def result_signature(dataset, references, metric, aggregation, sentence_variant:
         eps = "|eps:" + component("", {k: repr(float(v)) for k, v in epsilon.items()})
     else:
         eps = f"|eps:{float(epsilon)!r}"
+    kendall = "|kendall:" + "+".join(kendall_variants) if kendall_variants else ""
     return "|".join([
         f"data:{dataset.signature()}",
         f"refs:{refs}",
@@ -56,4 +58,4 @@ def result_signature(dataset, references, metric, aggregation, sentence_variant:
         f"agg:{aggregation.signature()}",
         f"sent:{sentence_variant}",
         versions(),
-    ]) + perm + eps + bootstrap
+    ]) + perm + eps + bootstrap + kendall

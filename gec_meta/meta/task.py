@@ -121,6 +121,10 @@ def compute_statistics(
     R = len(refs) if metric.needs_references else 1
     if metric.needs_references and R == 0:
         raise GecMetaError(f"metric {metric.name} needs references but none were given")
+    member_statistics = getattr(metric, "member_statistics", None)
+    if member_statistics is not None:  # an ensemble: every member through this function and its cache
+        return _check_stats(metric, member_statistics(sources, hypotheses, refs, use_cache, systems),
+                            (len(hypotheses), N, R))
     if not metric.cacheable:
         return _check_stats(metric, metric.statistics(sources, hypotheses, refs), (len(hypotheses), N, R))
     # Stand-in references (an annotator absent from a sentence) score otherwise than the same
@@ -224,6 +228,7 @@ def compare_with_humans(
     sentence_variant: str = "seeda",
     epsilon: float | Mapping[str, float] | None = None,
     resolution: float = 0.0,
+    kendall_variants: Sequence[str] = (),
 ) -> dict:
     """Correlations of system scores (and agreement of sentence scores) with the humans.
 
@@ -235,6 +240,9 @@ def compare_with_humans(
         epsilon: the metric-tie threshold of tie-calibrated accuracy (one value, or aspect ->
             value); None = ε*, calibrated on these groups (:mod:`gec_meta.meta.wmt_stats`).
         resolution: the metric's tie tolerance (:attr:`Metric.tie_tolerance`), for acc_eq.
+        kendall_variants: mt-metrics-eval's Kendall variants to add at the sentence level
+            (:func:`gec_meta.meta.wmt_stats.segment_statistics`); PDP is added for every
+            aspect of segment ratings.
 
     Returns:
         dict with ``system``, and when computed ``sentence``, ``window``, ``top_k``.
@@ -250,7 +258,7 @@ def compare_with_humans(
         raise MetricOutputError(f"non-finite system score for {bad}")
     out: dict = {"system": system_correlations(system_scores, dataset.human)}
     if sentence_scores is not None and (dataset.judgments or dataset.segment_scores):
-        from gec_meta.meta.wmt_stats import sentence_groups, tie_calibrated
+        from gec_meta.meta.wmt_stats import segment_statistics, sentence_groups, tie_calibrated
 
         out["sentence"] = {
             aspect: sentence_agreement(sentence_scores, items, dataset.systems, sentence_variant)
@@ -264,6 +272,7 @@ def compare_with_humans(
                     raise GecMetaError(f"no metric-tie threshold (epsilon) for judgment aspect {aspect!r}: "
                                        f"given for {sorted(epsilon)}")
             out["sentence"].setdefault(aspect, {}).update(tie_calibrated(groups, sentence_scores, eps, resolution))
+            out["sentence"][aspect].update(segment_statistics(groups, sentence_scores, kendall_variants))
     if window:
         w = min(window, dataset.num_systems)
         out["window"] = {
@@ -289,13 +298,15 @@ class Result:
         dataset, setting, refset, metric, aggregation: names (``refset`` None for
             reference-free metrics).
         system_scores: system -> score, in the dataset's system order.
-        system: human score name -> ``{"pearson", "spearman", "pairwise_accuracy"}`` (+
+        system: human score name -> ``{"pearson", "spearman", "pairwise_accuracy",
+            "pairwise_accuracy_random"}`` (+
             ``"spa"``, soft pairwise accuracy, when permutations are on; + ``"ci"`` with
             bootstrap: ``{"pearson": [low, high], "spearman": [low, high], "samples": B}``).
         diagnostics: the metric's diagnostics (e.g. missing LLM scores), or None.
-        sentence: judgment aspect -> ``{"accuracy", "kendall", "pairs"}`` (rankings only) and
-            ``{"acc_eq", "tau_eq", "epsilon", "groups"}`` (tie-calibrated pairwise accuracy,
-            Deutsch et al. 2023), or None.
+        sentence: judgment aspect -> ``{"accuracy", "accuracy_random", "kendall", "pairs"}``
+            (rankings only), ``{"acc_eq", "acc_eq_random", "tau_eq", "epsilon", "groups"}``
+            (tie-calibrated pairwise accuracy, Deutsch et al. 2023, and its chance level), ``pdp``
+            (ratings only) and the Kendall variants asked for, or None.
         window: human -> window analysis rows (:func:`gec_meta.meta.evaluation.window_analysis`), or None.
         top_k: human -> top-K rows (:func:`gec_meta.meta.evaluation.top_k`), or None.
         timing: seconds per stage (``statistics_s``, ``aggregation_s``, ``meta_eval_s``), or None.
@@ -385,6 +396,9 @@ class Task:
         spa_trueskill: SPA's metric p-values under TrueSkill: ``comparisons`` (the sentence-level
             comparisons TrueSkill plays) or ``rerun`` (every game replayed per permutation;
             minutes per metric) (:func:`gec_meta.meta.wmt_stats.metric_pvalues`).
+        kendall_variants: mt-metrics-eval's ``KendallVariants`` to add at the sentence level,
+            a subset of ``b``, ``c``, ``23``, ``acc23`` (at ε = 0, averaged over items;
+            :func:`gec_meta.meta.ties.kendall_variant`).
         use_cache: read and write the statistics cache.
     """
 
@@ -404,10 +418,20 @@ class Task:
         integer(zero_or_at_least=MIN_PERMUTATIONS, hi=MAX_RESAMPLES)))
     permutation_seed: int = field(default=0, metadata=valid(integer(0)))
     spa_trueskill: str = field(default="comparisons", metadata=valid(one_of(*SPA_TRUESKILL)))
+    kendall_variants: tuple[str, ...] = ()
     use_cache: bool = field(default=True, metadata=valid(boolean(), key="cache"))
 
     def __post_init__(self):
         check_fields(self, "meta_eval")
+        from gec_meta.meta.ties import KENDALL_VARIANTS
+
+        variants = self.kendall_variants
+        if isinstance(variants, str) or not all(isinstance(v, str) for v in variants or ()):
+            raise ConfigError(f"meta_eval.kendall_variants must be a list of {list(KENDALL_VARIANTS)}, got {variants!r}")
+        bad = [v for v in variants if v not in KENDALL_VARIANTS]
+        if bad:
+            raise ConfigError(f"meta_eval.kendall_variants: unknown variant(s) {bad}; choose from {list(KENDALL_VARIANTS)}")
+        object.__setattr__(self, "kendall_variants", tuple(dict.fromkeys(variants)))
         eps = self.epsilon
         values = list(eps.values()) if isinstance(eps, Mapping) else ([] if eps is None else [eps])
         for v in values:
@@ -466,7 +490,8 @@ class Task:
         sentence_scores = metric.comparable_scores(stats) if self.sentence_level else None
         t2 = time.perf_counter()
         humans = compare_with_humans(ds, scored.system_scores, sentence_scores, self.window, self.top_ks,
-                                     self.sentence_variant, self.epsilon, metric.tie_tolerance)
+                                     self.sentence_variant, self.epsilon, metric.tie_tolerance,
+                                     self.kendall_variants)
         self._add_pairwise(scored, humans["system"])
         if self.bootstrap_samples > 0:
             self._add_confidence_intervals(scored, humans["system"])
@@ -476,7 +501,8 @@ class Task:
             signature=result_signature(ds, refs, metric, self.aggregation, self.sentence_variant,
                                        self.bootstrap_samples, self.bootstrap_seed,
                                        self.spa_permutations, self.permutation_seed, self.epsilon,
-                                       self.spa_trueskill if self.aggregation.name == "trueskill" else None),
+                                       self.spa_trueskill if self.aggregation.name == "trueskill" else None,
+                                       self.kendall_variants),
             dataset=ds.name,
             setting=ds.setting,
             refset=refs.name if refs is not None else None,

@@ -35,6 +35,15 @@ System level.  :func:`system_pairwise_accuracy` is the pairwise accuracy of Kocm
 (2021, §3.2) with mt-metrics-eval's ``stats.Agreement`` tie rule: a pair agrees when
 ``sign(Δh) == sign(Δm)``, so a pair tied by both counts as agreement and a pair tied by only
 one side as disagreement -- exactly acc_eq of one group at ε = 0.
+
+Kendall variants.  :func:`kendall_variant` is mt-metrics-eval's ``stats.KendallVariants``
+(``b``, ``c``, ``23``, ``acc23``; Deutsch et al. 2023 for the last two) on every group from the
+same pair counts, averaged over groups as ``AverageCorrelation(average_by='item')`` averages
+(groups whose value is NaN -- tau-b/c with every pair tied on one side -- are left out).
+
+Chance level.  :func:`chance_accuracy` is the accuracy a metric that does not look at the
+outputs gets on the same pairs: the better of a constant metric and a random ordering (see its
+docstring).
 """
 
 from __future__ import annotations
@@ -45,7 +54,7 @@ import numpy as np
 
 __all__ = ["TieCounts", "TieCalibrated", "EpsilonSweep", "tie_counts", "epsilon_sweep",
            "tie_calibrated_accuracy", "calibrate_epsilon", "system_pairwise_agreement",
-           "system_pairwise_accuracy"]
+           "system_pairwise_accuracy", "KENDALL_VARIANTS", "kendall_variant", "chance_accuracy"]
 
 _AVERAGES = ("item", "none")
 _OBJECTIVES = ("acc_eq", "tau_eq")
@@ -381,3 +390,102 @@ def system_pairwise_accuracy(human, metric) -> float:
     """
     agree, pairs = system_pairwise_agreement(human, metric)
     return agree / pairs
+
+
+#: mt-metrics-eval ``stats.KendallVariants``' variants (``meta_eval.kendall_variants``).
+KENDALL_VARIANTS = ("b", "c", "23", "acc23")
+
+
+def kendall_variant(human, metric, variant: str, epsilon: float = 0.0) -> float:
+    """A Kendall variant of ``stats.KendallVariants`` averaged over groups (``average_by='item'``).
+
+    Per group, from the pair counts of :func:`tie_counts` (metric tie: |Δm| <= ε; human tie:
+    Δh == 0; Tx = T_m + T_hm, Ty = T_h + T_hm, N pairs, n systems taking part):
+
+    * ``b``: (C - D) / sqrt((N - Tx)(N - Ty)); NaN when Tx == N or Ty == N;
+    * ``c``: 2 (C - D) / (n^2 (k - 1) / k), k = min(distinct metric values, distinct human
+      values) of the group (ε must be 0, as there); NaN when Tx == N or Ty == N;
+    * ``23``: (C + T_hm - D - T_h - T_m) / N (= ``tau_eq`` at this ε);
+    * ``acc23``: (C + T_hm) / N (= ``acc_eq`` at this ε).
+
+    The average is the plain mean over the groups with at least two systems and a non-NaN value
+    (``AverageCorrelation`` drops NaN values and rows of fewer than two scores).
+
+    Args:
+        human, metric: shape (G, S) (or (S,)), NaN = not judged / no score (the system takes no
+            part in the group).
+        variant: one of :data:`KENDALL_VARIANTS`.
+        epsilon: metric-tie threshold (>= 0; 0 for ``c``).
+
+    Returns:
+        the average; NaN when no group has a value.
+    """
+    if variant not in KENDALL_VARIANTS:
+        raise ValueError(f"Kendall variant must be one of {list(KENDALL_VARIANTS)}, got {variant!r}")
+    eps = _check_epsilon(epsilon)
+    if variant == "c" and eps > 0:
+        raise ValueError("tau-c is not defined with a metric-tie threshold epsilon > 0 (as mt-metrics-eval)")
+    h, m = _as_matrices(human, metric)
+    c = _counts(_pairs(h, m, human_ties=True), eps)
+    C, D = c.concordant.astype(np.float64), c.discordant.astype(np.float64)
+    n_pairs = c.pairs.astype(np.float64)
+    tx, ty = (c.ties_metric + c.ties_both).astype(np.float64), (c.ties_human + c.ties_both).astype(np.float64)
+    has = n_pairs > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if variant == "acc23":
+            values = (C + c.ties_both) / n_pairs
+        elif variant == "23":
+            values = (C + c.ties_both - D - c.ties_human - c.ties_metric) / n_pairs
+        else:
+            degenerate = (tx == n_pairs) | (ty == n_pairs)
+            if variant == "b":
+                values = (C - D) / np.sqrt(n_pairs - tx) / np.sqrt(n_pairs - ty)
+            else:
+                both = ~np.isnan(h) & ~np.isnan(m)
+                size = both.sum(axis=1).astype(np.float64)
+                k = np.array([min(len(set(m[g, both[g]])), len(set(h[g, both[g]]))) for g in range(len(h))],
+                             dtype=np.float64)
+                values = 2 * (C - D) / (size ** 2 * (k - 1) / k)
+            values = np.where(degenerate, np.nan, values)
+    values = values[has & ~np.isnan(values)]
+    return float(np.mean(values)) if values.size else float("nan")
+
+
+def chance_accuracy(human, metric=None, average: str = "item") -> float:
+    """The chance level of acc_eq (at any ε, ε* included), of acc23 and of system-level
+    pairwise accuracy on the same pairs.
+
+    A metric that does not look at the outputs (i.i.d. scores of any distribution) orders every
+    counted pair at random and ties it with one probability q, the same for every pair.  Its
+    expected accuracy is linear in q: (1 - q) R + q T, where R = (untied by the humans) / 2N is
+    what a tie-free random order gets (every pair a coin flip; a human tie is never matched)
+    and T = (tied by the humans) / N is what a constant metric gets (every pair a metric tie),
+    each averaged over groups as the statistic averages.  The best such metric therefore gets
+    max(R, T), and so does a random metric under tie calibration (ε* is free to choose q):
+    that maximum is the chance level.  mt-metrics-eval's issue #14 ("Random chance performance
+    for Pairwise Accuracy in 'Ties Matter'") asks for it and has no answer; WMT23 ranks metrics
+    against a random baseline metric (``Random-sysname``, ``meta_info.py``): this is its
+    expected value, exactly, without sampling.  With no human ties it is 1/2.
+
+    Args:
+        human: shape (G, S) (or (S,) for one group: system level); NaN = not judged.
+        metric: shape of ``human`` or None: only its NaN cells (no score) matter -- they take
+            the system out of the group's pairs, as in the statistic itself.
+        average: ``"item"`` (mean over groups) or ``"none"`` (pooled pairs).
+
+    Returns:
+        max(R, T).
+    """
+    _check_average(average)
+    h = np.asarray(human, dtype=np.float64)
+    constant = np.zeros_like(h) if metric is None else np.where(np.isnan(np.asarray(metric, dtype=np.float64)),
+                                                                np.nan, 0.0)
+    counts = tie_counts(h, constant, 0.0)  # a constant metric: T_hm = human ties, T_m = the rest
+    n = counts.pairs
+    untied = counts.ties_metric  # pairs the humans did not tie
+    if average == "none":
+        random_order = float(untied.sum() / (2 * n.sum()))
+    else:
+        has = n > 0
+        random_order = float(np.mean(untied[has] / (2 * n[has])))
+    return max(random_order, _average(counts, average)[0])

@@ -91,14 +91,46 @@ def tie_calibrated(groups: Groups, sentence_scores: np.ndarray, epsilon: float |
     :func:`gec_meta.meta.ties.tie_calibrated_accuracy`).
 
     Returns:
-        ``{"acc_eq", "tau_eq", "epsilon", "groups"}`` (groups with at least one pair).
+        ``{"acc_eq", "acc_eq_random", "tau_eq", "epsilon", "groups"}`` (groups with at least
+        one pair; ``acc_eq_random``: the chance level on the same pairs,
+        :func:`gec_meta.meta.ties.chance_accuracy`).
     """
-    from gec_meta.meta.ties import tie_calibrated_accuracy
+    from gec_meta.meta.ties import chance_accuracy, tie_calibrated_accuracy
 
-    res = tie_calibrated_accuracy(groups.human, groups.metric(sentence_scores), epsilon=epsilon,
-                                  resolution=resolution)
-    return {"acc_eq": float(res.acc_eq), "tau_eq": float(res.tau_eq), "epsilon": float(res.epsilon),
-            "groups": int(res.groups)}
+    metric = groups.metric(sentence_scores)
+    res = tie_calibrated_accuracy(groups.human, metric, epsilon=epsilon, resolution=resolution)
+    return {"acc_eq": float(res.acc_eq), "acc_eq_random": chance_accuracy(groups.human, metric),
+            "tau_eq": float(res.tau_eq), "epsilon": float(res.epsilon), "groups": int(res.groups)}
+
+
+#: The names of the Kendall variants in results (``meta_eval.kendall_variants``).
+KENDALL_KEYS = {"b": "tau_b", "c": "tau_c", "23": "tau_23", "acc23": "acc_23"}
+
+
+def segment_statistics(groups: Groups, sentence_scores: np.ndarray, kendall_variants=()) -> dict:
+    """The other segment-level statistics of mt-metrics-eval on one aspect's groups:
+    Pairwise Difference Pearson (``pdp``, only for ratings: :mod:`gec_meta.meta.pdp` says why
+    not for rankings) and the Kendall variants asked for (``tau_b``, ``tau_c``, ``tau_23``,
+    ``acc_23``: ``stats.KendallVariants`` at ε = 0, averaged over items,
+    :func:`gec_meta.meta.ties.kendall_variant`; ``acc_23`` with its chance level
+    ``acc_23_random``).
+
+    Args:
+        sentence_scores: shape (S, N).
+        kendall_variants: a subset of :data:`gec_meta.meta.ties.KENDALL_VARIANTS`.
+    """
+    from gec_meta.meta.pdp import pairwise_difference_pearson
+    from gec_meta.meta.ties import chance_accuracy, kendall_variant
+
+    metric = groups.metric(sentence_scores)
+    out = {}
+    if groups.kind == "rating":
+        out["pdp"] = float(pairwise_difference_pearson(groups.human, metric))
+    for v in kendall_variants:
+        out[KENDALL_KEYS[v]] = kendall_variant(groups.human, metric, v)
+        if v == "acc23":
+            out["acc_23_random"] = chance_accuracy(groups.human, metric)
+    return out
 
 
 def human_pvalues(dataset: Dataset, groups: Groups, signs: np.ndarray) -> np.ndarray:
@@ -126,17 +158,19 @@ def spa_and_pairwise(dataset: Dataset, scored, signs: np.ndarray | None, use_cac
         trueskill: SPA under TrueSkill, see :func:`metric_pvalues`.
 
     Returns:
-        human name -> ``{"pairwise_accuracy": a}`` (+ ``"spa": s``).
+        human name -> ``{"pairwise_accuracy": a, "pairwise_accuracy_random": chance}`` (+
+        ``"spa": s``); chance: :func:`gec_meta.meta.ties.chance_accuracy`.
     """
     from gec_meta.meta.spa import soft_pairwise_accuracy
-    from gec_meta.meta.ties import system_pairwise_accuracy
+    from gec_meta.meta.ties import chance_accuracy, system_pairwise_accuracy
 
     out: dict[str, dict] = {}
     groups = sentence_groups(dataset) if signs is not None else {}
     p_metric = None
     p_human: dict[str, np.ndarray] = {}
     for name, h in dataset.human.items():
-        row = {"pairwise_accuracy": float(system_pairwise_accuracy(h, scored.system_scores))}
+        row = {"pairwise_accuracy": float(system_pairwise_accuracy(h, scored.system_scores)),
+               "pairwise_accuracy_random": chance_accuracy(h)}
         aspect = aspect_of(dataset, name) if signs is not None and scored.metric.permutable else None
         if aspect is not None:
             if p_metric is None:

@@ -64,10 +64,11 @@ _REGISTRY: dict[str, tuple[str, Mapping[str, Any]]] = {
     "scribendi": ("gec_meta.metrics.neural.scribendi:Scribendi", {}),
     "some": ("gec_meta.metrics.neural.some:SOME", {}),
     "impara": ("gec_meta.metrics.neural.impara:IMPARA", {}),
-    # LLM evaluators, scores from files, toy metric
+    # LLM evaluators, scores from files, ensembles of metrics, toy metric
     "llm_s": ("gec_meta.metrics.llm:LLMSentence", {}),
     "llm_e": ("gec_meta.metrics.llm:LLMEdit", {}),
     "from_files": ("gec_meta.metrics.from_files:FromFiles", {}),
+    "ensemble": ("gec_meta.metrics.ensemble:Ensemble", {}),
     "length": ("gec_meta.metrics.length:Length", {}),
 }
 

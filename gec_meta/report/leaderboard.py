@@ -8,7 +8,12 @@ mt-metrics-eval ``tasks.py``):
 * system level, per human score: Pearson r, Spearman ρ and soft pairwise accuracy (SPA,
   Thompson et al. 2024);
 * sentence level, per benchmark: tie-calibrated pairwise accuracy acc_eq at each metric's own
-  ε* (Deutsch et al. 2023).
+  ε* (Deutsch et al. 2023) and, where the humans gave segment scores (GMEG's ratings), Pairwise
+  Difference Pearson (PDP, WMT24; :mod:`gec_meta.meta.pdp`).
+
+Every pairwise accuracy (acc_eq, system-level pairwise accuracy) carries its chance level
+(:func:`gec_meta.meta.ties.chance_accuracy`): a line under each benchmark's table and a
+``chance`` column in the CSV.
 
 Within a task the metrics are grouped into significance clusters (:mod:`gec_meta.meta.clusters`:
 PERM-BOTH, a new cluster starts where a metric is significantly worse than one above it,
@@ -37,8 +42,10 @@ from gec_meta.meta.task import MAX_RESAMPLES, MIN_PERMUTATIONS
 from gec_meta.meta.wmt_stats import SPA_TRUESKILL
 
 SYSTEM_STATISTICS = ("pearson", "spearman", "spa", "pairwise_accuracy")
-SENTENCE_STATISTICS = ("acc_eq",)
-SHORT = {"pearson": "r", "spearman": "ρ", "spa": "SPA", "pairwise_accuracy": "PA", "acc_eq": "acc_eq"}
+SENTENCE_STATISTICS = ("acc_eq", "pdp")
+SHORT = {"pearson": "r", "spearman": "ρ", "spa": "SPA", "pairwise_accuracy": "PA", "acc_eq": "acc_eq", "pdp": "PDP"}
+#: Statistics that are correlations (range [-1, 1] in the global ranking's average value).
+CORRELATIONS = ("pearson", "spearman", "pdp")
 
 
 # --------------------------------------------------------------------------- configuration
@@ -197,6 +204,7 @@ class Cell:
     value: float
     rank: int  # significance cluster, 1 = top
     epsilon: float | None = None  # acc_eq's ε*
+    chance: float | None = None  # a pairwise accuracy's chance level on the same pairs
 
 
 @dataclass(frozen=True)
@@ -232,13 +240,15 @@ def _seed_words(seed: int, task: BoardTask, a: str, b: str) -> list[int]:
 
 def task_values(task: BoardTask, aggregation: str, runs: Mapping[str, MetricScores], human: HumanSide,
                 sentence_memo: dict | None = None) -> dict[str, dict]:
-    """metric -> ``{"value": v, ...}`` of one task (acc_eq also gives ``epsilon``).
+    """metric -> ``{"value": v, ...}`` of one task (acc_eq also gives ``epsilon``; acc_eq and
+    pairwise accuracy ``chance``).
 
-    ``sentence_memo``: (task, metric) -> acc_eq result, shared by the boards of every
-    aggregation (sentence scores, hence acc_eq and ε*, do not depend on the aggregation)."""
+    ``sentence_memo``: (task, metric) -> the sentence-level result, shared by the boards of
+    every aggregation (sentence scores, hence acc_eq, ε* and PDP, do not depend on it)."""
     from gec_meta.meta.correlation import pearson, spearman
+    from gec_meta.meta.pdp import pairwise_difference_pearson
     from gec_meta.meta.spa import soft_pairwise_accuracy
-    from gec_meta.meta.ties import system_pairwise_accuracy
+    from gec_meta.meta.ties import chance_accuracy, system_pairwise_accuracy
     from gec_meta.meta.wmt_stats import tie_calibrated
 
     out = {}
@@ -246,21 +256,35 @@ def task_values(task: BoardTask, aggregation: str, runs: Mapping[str, MetricScor
         if task.level == "sentence":
             memo = {} if sentence_memo is None else sentence_memo
             if (task.name, name) not in memo:
-                res = tie_calibrated(human.groups, run.sentence_scores, None, run.resolution)
-                memo[(task.name, name)] = {"value": res["acc_eq"], "epsilon": res["epsilon"]}
+                if task.statistic == "pdp":
+                    groups = human.groups
+                    memo[(task.name, name)] = {"value": float(pairwise_difference_pearson(
+                        groups.human, groups.metric(run.sentence_scores)))}
+                else:
+                    res = tie_calibrated(human.groups, run.sentence_scores, None, run.resolution)
+                    memo[(task.name, name)] = {"value": res["acc_eq"], "epsilon": res["epsilon"],
+                                               "chance": res["acc_eq_random"]}
             out[name] = memo[(task.name, name)]
             continue
         m, h = run.system_scores[aggregation], human.system[task.target]
+        extra = {}
         if task.statistic == "pearson":
             v = pearson(m, h)
         elif task.statistic == "spearman":
             v = spearman(m, h)
         elif task.statistic == "pairwise_accuracy":
             v = system_pairwise_accuracy(h, m)
+            extra["chance"] = chance_accuracy(h)
         else:
             v = soft_pairwise_accuracy(human.pvalues[task.target], run.pvalues[aggregation])
-        out[name] = {"value": float(v)}
+        out[name] = {"value": float(v), **extra}
     return out
+
+
+def defined(task: BoardTask, human: HumanSide) -> bool:
+    """Whether a task exists on its benchmark: PDP needs segment scores (ratings), not rankings
+    (:mod:`gec_meta.meta.pdp`)."""
+    return task.statistic != "pdp" or getattr(human.groups, "kind", None) == "rating"
 
 
 def significance_pvalue(task: BoardTask, aggregation: str, a: MetricScores, b: MetricScores, human: HumanSide,
@@ -269,9 +293,17 @@ def significance_pvalue(task: BoardTask, aggregation: str, a: MetricScores, b: M
     """p-value of "metric b is not worse than metric a" on one task (PERM-BOTH,
     :mod:`gec_meta.meta.clusters`): system scores swapped per system for r/ρ/pairwise accuracy;
     SPA's p^m entries swapped per system pair; acc_eq's pairwise outcomes (each metric at its
-    own ε*) swapped per judged pair, as mt-metrics-eval's ``PairwisePermutationSigDiff``."""
+    own ε*) swapped per judged pair, as mt-metrics-eval's ``PairwisePermutationSigDiff``; PDP's
+    (item, system) scores swapped per cell (``PermutationSigDiff``'s PERM-BOTH, mt-metrics-eval
+    has no PDP test of its own)."""
     from gec_meta.meta import clusters
 
+    if task.statistic == "pdp":  # PERM-BOTH on the (item, system) scores, as every correlation
+        from gec_meta.meta.pdp import pdp_rows
+
+        groups = human.groups
+        return clusters.perm_both(groups.metric(a.sentence_scores), groups.metric(b.sentence_scores), groups.human,
+                                  pdp_rows, rng, permutations, block_size=BLOCK_SIZE, batched=True, tolerance=1e-12)
     if task.level == "sentence":
         return clusters.perm_pairs(human.groups.metric(a.sentence_scores), human.groups.metric(b.sentence_scores),
                                    human.groups.human, eps_a, eps_b, rng, permutations, block_size=BLOCK_SIZE)
@@ -356,7 +388,7 @@ def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mappin
     from gec_meta.meta.clusters import assign_ranks_lazily
     from gec_meta.meta.global_rank import ACCURACY_RANGE, CORRELATION_RANGE, global_ranking
 
-    tasks = config.tasks()
+    tasks = [t for t in config.tasks() if defined(t, humans[t.benchmark])]
     cells: dict[tuple[str, str], Cell] = {}
     values_by_task, ranks_by_task = {}, {}
     metrics = [m for m in config.metrics if all(m in runs[t.benchmark] for t in tasks)]
@@ -375,11 +407,11 @@ def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mappin
 
         ranks = assign_ranks_lazily({m: values[m]["value"] for m in order}, pvalue, alpha=config.alpha)
         for m in metrics:
-            cells[(task.name, m)] = Cell(values[m]["value"], int(ranks[m]), eps[m])
+            cells[(task.name, m)] = Cell(values[m]["value"], int(ranks[m]), eps[m], values[m].get("chance"))
         values_by_task[task.name] = {m: values[m]["value"] for m in metrics}
         ranks_by_task[task.name] = {m: int(ranks[m]) for m in metrics}
     weights = {t.name: config.weight(t) for t in tasks}
-    ranges = {t.name: CORRELATION_RANGE if t.statistic in ("pearson", "spearman") else ACCURACY_RANGE
+    ranges = {t.name: CORRELATION_RANGE if t.statistic in CORRELATIONS else ACCURACY_RANGE
               for t in tasks}
     ranking = global_ranking(values_by_task, ranks_by_task, weights, ranges)
     return Board(aggregation, tuple(ranking.order), {m: config.metrics[m][0] for m in metrics}, tuple(tasks),
@@ -445,17 +477,30 @@ def _benchmark_table(board: Board, benchmark: str, fmt: str) -> str:
             c = board.cells[(t.name, m)]
             row[cols[t.name]] = c.value
             marks[(i, cols[t.name])] = f"[{c.rank}]"
-            if t.level == "sentence":
+            if t.statistic == "acc_eq":
                 row[f"ε* ({t.target})"] = c.epsilon
         rows.append(row)
     columns = ["metric"]
     for t in tasks:
         columns.append(cols[t.name])
-        if t.level == "sentence":
+        if t.statistic == "acc_eq":
             columns.append(f"ε* ({t.target})")
     return render(rows, columns, fmt, 3, emphasize=[cols[t.name] for t in tasks], marks=marks,
                   mark_legend={"[k]": "significance cluster k (PERM-BOTH, 1 = top)"},
-                  caption=f"{benchmark}, aggregation {board.aggregation}.")
+                  caption=f"{benchmark}, aggregation {board.aggregation}.{_chance_note(board, tasks, cols)}")
+
+
+def _chance_note(board: Board, tasks: Sequence[BoardTask], cols: Mapping[str, str]) -> str:
+    """`` Chance: acc_eq (edit) 0.521.``: the chance level of every pairwise-accuracy column
+    (the same for every metric unless a metric leaves scores out; the CSV has each cell's)."""
+    parts = []
+    for t in tasks:
+        chances = {board.cells[(t.name, m)].chance for m in board.metrics} - {None}
+        if chances:
+            low, high = min(chances), max(chances)
+            parts.append(f"{cols[t.name]} {low:.3f}" + (f"–{high:.3f}" if f"{high:.3f}" != f"{low:.3f}" else ""))
+    return (" Chance level (a metric that ignores the outputs, on the same pairs): " + ", ".join(parts) + "."
+            if parts else "")
 
 
 def _summary_table(board: Board, fmt: str) -> str:
@@ -493,18 +538,20 @@ def render_latex(boards: Sequence[Board], config: BoardConfig) -> str:
 
 def render_csv(boards: Sequence[Board]) -> str:
     """Long format: aggregation, metric, label, task, level, statistic, value, cluster, epsilon,
-    global rank, average rank, average value (full precision)."""
+    chance (a pairwise accuracy's chance level), global rank, average rank, average value (full
+    precision)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["aggregation", "metric", "label", "benchmark", "target", "level", "statistic", "value",
-                "cluster", "epsilon", "global_rank", "avg_rank", "avg_value"])
+                "cluster", "epsilon", "chance", "global_rank", "avg_rank", "avg_value"])
     for board in boards:
         g = board.global_ranking
         for m in board.metrics:
             for t in board.tasks:
                 c = board.cells[(t.name, m)]
                 w.writerow([board.aggregation, m, board.labels[m], t.benchmark, t.target, t.level, t.statistic,
-                            repr(c.value), c.rank, "" if c.epsilon is None else repr(c.epsilon), board.position(m),
+                            repr(c.value), c.rank, "" if c.epsilon is None else repr(c.epsilon),
+                            "" if c.chance is None else repr(c.chance), board.position(m),
                             repr(g.average_rank[m]), repr(g.average_value[m])])
     return buf.getvalue()
 

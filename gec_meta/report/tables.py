@@ -280,6 +280,13 @@ def sentence_rows(results: Iterable[dict]) -> list[dict]:
     return rows
 
 
+#: The system- and sentence-level statistics of a result, in their column order (a chance level
+#: ``*_random`` beside every pairwise accuracy; columns that no result has are left out).
+SYSTEM_STATISTICS = ("pearson", "spearman", "pairwise_accuracy", "pairwise_accuracy_random", "spa")
+SENTENCE_STATISTICS = ("accuracy", "accuracy_random", "kendall", "pairs", "acc_eq", "acc_eq_random", "tau_eq",
+                       "epsilon", "pdp", "tau_b", "tau_c", "tau_23", "acc_23", "acc_23_random")
+
+
 def single_run_markdown(res: dict, usage: dict | None = None) -> str:
     """Markdown report of one run (written next to ``results.json``), with what computing the
     statistics cost when the metric reports it (``usage``: LLM requests, tokens, ...)."""
@@ -292,13 +299,13 @@ def single_run_markdown(res: dict, usage: dict | None = None) -> str:
                      f"({per_system}); those systems are scored over fewer sentences.\n\n")
     parts.append("## System level\n")
     sys_rows = [{"human": h, **c} for h, c in res["system"].items()]
-    parts.append(render(sys_rows, [c for c in ("human", "pearson", "spearman", "pairwise_accuracy", "spa")
+    parts.append(render(sys_rows, [c for c in ("human", *SYSTEM_STATISTICS)
                                    if c in ("human", "pearson", "spearman") or any(c in r for r in sys_rows)]))
     if res.get("sentence"):
         parts.append("\n## Sentence level\n")
         sen_rows = [{"aspect": a, **c} for a, c in res["sentence"].items()]
-        parts.append(render(sen_rows, [c for c in ("aspect", "accuracy", "kendall", "pairs", "acc_eq", "tau_eq",
-                                                   "epsilon") if any(c in r for r in sen_rows) or c == "aspect"]))
+        parts.append(render(sen_rows, [c for c in ("aspect", *SENTENCE_STATISTICS)
+                                       if any(c in r for r in sen_rows) or c == "aspect"]))
     parts.append("\n## System scores\n")
     ranked = sorted(res["system_scores"].items(), key=lambda kv: -kv[1])
     parts.append(render([{"rank": i + 1, "system": s, "score": v} for i, (s, v) in enumerate(ranked)],
@@ -363,9 +370,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _write_summaries(folder: Path, results: list[dict], fmt: str) -> int:
     srows, trows = system_rows(results), sentence_rows(results)
     # Columns that no run has (results written before a statistic existed, or with it off) are left out.
-    sys_cols = [c for c in (*KEY_COLUMNS, "human", "pearson", "spearman", "pairwise_accuracy", "spa")
-                if c in KEY_COLUMNS or any(c in r for r in srows)]
-    sen_cols = [c for c in (*KEY_COLUMNS, "aspect", "accuracy", "kendall", "pairs", "acc_eq", "tau_eq", "epsilon")
+    sys_cols = [c for c in (*KEY_COLUMNS, "human", *SYSTEM_STATISTICS) if c in KEY_COLUMNS or any(c in r for r in srows)]
+    sen_cols = [c for c in (*KEY_COLUMNS, "aspect", *SENTENCE_STATISTICS)
                 if c in KEY_COLUMNS or any(c in r for r in trows)]
     atomic_write_text(folder / "summary_system.csv", render(srows, sys_cols, "csv"))
     atomic_write_text(folder / "summary_system.md", render(srows, sys_cols, "md"))
