@@ -24,8 +24,10 @@ SPLITS = ("test", "dev")
 
 @pytest.fixture(scope="module")
 def gmeg_root(data_root):
-    if not (data_root / "gmeg" / "test" / "fce").is_dir() or not (data_root / "gmeg" / "test" / "yahoo-corpus-scores.csv").is_file():
-        pytest.skip(f"GMEG FCE/Yahoo files not in {data_root}: run `gec-meta data` (the manifest lists them since issue 25)")
+    test = data_root / "gmeg" / "test"
+    if not (test / "fce").is_dir() or not (test / "yahoo-corpus-scores.csv").is_file():
+        pytest.skip(f"GMEG FCE/Yahoo files not in {data_root}: run `gec-meta data` (the manifest lists them "
+                    "since issue 25)")
     return data_root
 
 
