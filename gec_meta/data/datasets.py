@@ -187,7 +187,7 @@ def load_seeda(
         sentences: ``subset`` (the 391 judged sentences, ``outputs/subset``: the setting of
             SEEDA's meta-evaluation) or ``all`` (the full 1,312-sentence test set,
             ``outputs/all``: the setting of the metric scores in SEEDA's README table).
-        attacks: add the adversarial outputs of Goto et al. (2025) (:func:`conll14_attacks`)
+        attacks: add the adversarial outputs of Goto et al. (2025) (:func:`attack_outputs`)
             as unjudged systems; ``seeda_attack`` is the paper's setting (``fluency``, ``all``).
 
     Human scores: EW_edit, EW_sent, TS_edit, TS_sent (``seeda/scores/human``, alphabetical

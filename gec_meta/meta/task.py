@@ -256,7 +256,8 @@ class Result:
         top_k: human -> top-K rows (:func:`gec_meta.meta.evaluation.top_k`), or None.
         robustness: on a dataset with attack systems, their ranks among all systems and whether
             they fooled the metric (:func:`gec_meta.meta.robustness.assess`), else None.
-        timing: seconds per stage (``statistics_s``, ``aggregation_s``, ``meta_eval_s``), or None.
+        timing: seconds per stage (``statistics_s``, ``aggregation_s``, ``meta_eval_s``, and
+            ``robustness_s`` with attacks), or None.
         config_id: the hash of the resolved Hydra config (``gec-meta-run``), or None.
         scored: the bound metric, statistics and system scores behind the numbers (for
             significance tests); not serialised, None after :meth:`from_json`.
@@ -423,12 +424,13 @@ class Task:
         self._add_pairwise(scored, humans["system"])
         if self.bootstrap_samples > 0:
             self._add_confidence_intervals(scored, humans["system"])
-        robustness = None
+        t3 = time.perf_counter()
+        robustness, timing = None, {"statistics_s": t1 - t0, "aggregation_s": t2 - t1, "meta_eval_s": t3 - t2}
         if ds.attack_systems:  # ranked with the real systems; the correlations above stay theirs alone
             from gec_meta.meta.robustness import sections
 
             robustness = sections(self, {"run": self.aggregation})["run"]
-        t3 = time.perf_counter()
+            timing["robustness_s"] = time.perf_counter() - t3
         refs = self.references if metric.needs_references else None
         return Result(
             signature=result_signature(ds, refs, metric, self.aggregation, self.sentence_variant,
@@ -443,7 +445,7 @@ class Task:
             system_scores={s: float(v) for s, v in zip(ds.systems, scored.system_scores)},
             diagnostics=metric.diagnostics(stats, ds.systems) or None,
             robustness=robustness,
-            timing={"statistics_s": t1 - t0, "aggregation_s": t2 - t1, "meta_eval_s": t3 - t2},
+            timing=timing,
             scored=scored,
             **humans,
         )
