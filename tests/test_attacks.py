@@ -325,3 +325,5 @@ def test_leaderboard_robustness_config_errors():
     only = _subset(shipped, None, "GJG15,SEEDA+attacks")
     assert ([b.name for b in only.benchmarks], [r.name for r in only.robustness]) == (["GJG15"], ["SEEDA+attacks"])
     assert _subset(shipped, None, "GJG15").robustness == ()
+    with pytest.raises(ConfigError, match="no benchmark with human scores.*robustness sets only"):
+        _subset(shipped, None, "SEEDA+attacks").tasks()

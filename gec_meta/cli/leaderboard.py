@@ -95,6 +95,7 @@ def run_leaderboard(config: BoardConfig, overrides: Sequence[str] = (), use_cach
     from gec_meta.meta.task import Scored
     from gec_meta.meta.wmt_stats import aspect_of, human_pvalues, metric_pvalues, sentence_groups
 
+    config.tasks()  # a config error before any metric runs
     aggregations = {a: instantiate(compose_group("aggregation", a)) for a in config.aggregations}
     runs: dict[str, dict[str, MetricScores]] = {}
     humans: dict[str, HumanSide] = {}

@@ -148,6 +148,9 @@ class BoardConfig:
                 out += [BoardTask(b.name, h, "system", s) for s in self.system_statistics]
             if b.sentence is not None:
                 out += [BoardTask(b.name, b.sentence, "sentence", s) for s in self.sentence_statistics]
+        if not out:
+            raise ConfigError("leaderboard config: no benchmark with human scores to rank the metrics on"
+                              + (" (robustness sets only give the 'fooled by' column)" if self.robustness else ""))
         unknown = set(self.weights) - {t.name for t in out}
         if unknown:
             raise ConfigError(f"leaderboard config: weights for unknown task(s) {sorted(unknown)}")
