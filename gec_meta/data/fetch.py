@@ -12,10 +12,14 @@ one of two sources:
    gzip-compressed upstream (``.gz``) are decompressed on the fly.
 
 The list of files is ``manifest.tsv`` next to this module (built by ``make_manifest.py``): one
-line per file, ``path<TAB>sha256<TAB>bytes<TAB>source``, where ``source`` is
+line per file, ``path<TAB>sha256<TAB>bytes<TAB>source[<TAB>optional]``, where ``source`` is
 ``github:<owner>/<repo>@<commit>:<path-in-repo>`` or ``derived``. The two derived files exist in
 no repository; they are small published tables, embedded below with their citation and written
-from there when no mirror has them.
+from there when no mirror has them. An ``optional`` file is needed by one dataset only and may be
+absent from a mirror (the Pillars-of-GEC system outputs of ``dataset=bea19_dev_attack``): a
+mirror that lacks it is completed from its pinned source when the network is reachable, and
+when it is not, the file is reported as not fetched without failing the installation (the
+dataset that needs it names it).
 
 Every file is written atomically (temporary file in the target folder, checked against the
 manifest's sha256, then ``os.replace``), files already present with the right sha256 are left
@@ -156,6 +160,7 @@ class Entry:
     sha256: str
     size: int
     source: str
+    optional: bool = False
 
     @property
     def is_derived(self) -> bool:
@@ -200,19 +205,26 @@ def _parse_source(source: str, where: str) -> None:
         raise ManifestError(f"{where}: malformed github source {source!r}")
 
 
+#: The fifth manifest field of a file that one dataset needs and a mirror may lack.
+OPTIONAL = "optional"
+
+
 def parse_manifest_line(line: str, where: str) -> Entry:
-    """Parse one ``path<TAB>sha256<TAB>bytes<TAB>source`` line into an :class:`Entry`."""
+    """Parse one ``path<TAB>sha256<TAB>bytes<TAB>source[<TAB>optional]`` line into an :class:`Entry`."""
     cells = line.rstrip("\n").split("\t")
-    if len(cells) != 4:
-        raise ManifestError(f"{where}: expected 4 tab-separated fields, got {len(cells)}")
-    path, sha, size, source = cells
+    if len(cells) not in (4, 5):
+        raise ManifestError(f"{where}: expected 4 tab-separated fields (a fifth, {OPTIONAL!r}, marks an "
+                            f"optional file), got {len(cells)}")
+    if len(cells) == 5 and cells[4] != OPTIONAL:
+        raise ManifestError(f"{where}: the fifth field must be {OPTIONAL!r}, got {cells[4]!r}")
+    path, sha, size, source = cells[:4]
     _check_relative(path, where)
     if len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha):
         raise ManifestError(f"{where}: bad sha256 {sha!r}")
     if not size.isdigit():
         raise ManifestError(f"{where}: bad byte count {size!r}")
     _parse_source(source, where)
-    return Entry(path, sha, int(size), source)
+    return Entry(path, sha, int(size), source, optional=len(cells) == 5)
 
 
 def load_manifest(manifest_path: Path | None = None) -> list[Entry]:
@@ -331,11 +343,14 @@ def verify_data_dir(root: Path, manifest_path: Path | None = None) -> list[str]:
     """Verify every manifest file under ``root``; return the problems (empty if all is fine).
 
     Each problem names the file, e.g. ``data/gjg15/judgments.xml: sha256 mismatch (expected
-    ab12…, got cd34…); re-run make data``. Files not in the manifest are ignored.
+    ab12…, got cd34…); re-run make data``. Files not in the manifest are ignored, and so is an
+    absent optional file (a present one is verified).
     """
     root = Path(root)
     problems = []
     for entry in load_manifest(manifest_path):
+        if entry.optional and not (root / entry.path).exists():
+            continue
         problem = check_file(root, entry)
         if problem is not None:
             problems.append(problem)
@@ -344,7 +359,8 @@ def verify_data_dir(root: Path, manifest_path: Path | None = None) -> list[str]:
 
 def is_marked_complete(root: Path, manifest_path: Path | None = None) -> bool:
     """Cheap check: does ``root`` carry the marker written after a full verification against
-    this manifest? (It does not re-hash the files; use :func:`verify_data_dir` for that.)"""
+    this manifest (every required file; optional ones may be absent)? (It does not re-hash the
+    files; use :func:`verify_data_dir` for that.)"""
     marker = Path(root) / MARKER_NAME
     try:
         recorded = marker.read_text(encoding="utf-8").strip()
@@ -500,6 +516,7 @@ class FetchReport:
     derived: int = 0
     verify_only: bool = False
     problems: list[str] = field(default_factory=list)
+    optional_missing: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -509,6 +526,10 @@ class FetchReport:
     def summary(self) -> str:
         """A one-line human summary."""
         tail = "all verified." if self.ok else f"{len(self.problems)} problem(s)."
+        if self.optional_missing:
+            tail += (f" {len(self.optional_missing)} optional file(s) absent (not in the mirror and the "
+                     f"sources are unreachable; only the dataset that reads them needs them): "
+                     + ", ".join(self.optional_missing[:3]) + (", ..." if len(self.optional_missing) > 3 else ""))
         if self.verify_only:
             return (f"gec-meta data in {self.dest}: {self.present} of {self.total} files "
                     f"verified; {tail}")
@@ -612,7 +633,9 @@ def fetch_data(dest: Path, mirror: Path | str | None = None, *,
     written from embedded tables (derived files), or downloaded from ``base_url``. With
     ``verify_only`` nothing is copied. On success the marker ``.gec_meta_data_ok`` is written;
     on failure a stale marker is removed. Raises :class:`NoSourceError` when files are needed
-    and neither a mirror nor the network is available.
+    and neither a mirror nor the network is available. Optional files (manifest field
+    ``optional``) that the mirror lacks are downloaded; offline, they are listed in
+    ``report.optional_missing`` and do not fail the run.
     """
     dest = Path(dest)
     entries = load_manifest(manifest_path)
@@ -623,12 +646,17 @@ def fetch_data(dest: Path, mirror: Path | str | None = None, *,
         problem = check_file(dest, entry)
         if problem is None:
             report.present += 1
+        elif verify_only and entry.optional and not (dest / entry.path).exists():
+            report.optional_missing.append(str(dest / entry.path))
         elif verify_only:
             report.problems.append(problem)
         else:
             needed.append(entry)
-    to_download = []
+    to_download, optional_downloads = [], []
     for entry in needed:
+        if entry.optional and not (chosen is not None and (chosen / entry.path).is_file()):
+            optional_downloads.append(entry)
+            continue
         local = chosen is not None or entry.is_derived
         if not local:
             to_download.append(entry)
@@ -638,6 +666,12 @@ def fetch_data(dest: Path, mirror: Path | str | None = None, *,
         except FetchError as err:
             report.problems.append(f"{dest / entry.path}: {err}; {RERUN_HINT}")
     _download_all(to_download, dest, base_url, jobs, report, progress)
+    if optional_downloads:
+        try:
+            _download_all(optional_downloads, dest, base_url, jobs, report, progress)
+        except NoSourceError:  # offline: the optional files stay absent, named in the summary
+            report.optional_missing += [str(dest / e.path) for e in optional_downloads
+                                        if not (dest / e.path).is_file()]
     if report.ok:
         _write_marker(dest, manifest_path)
     else:

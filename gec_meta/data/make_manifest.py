@@ -11,6 +11,7 @@ repository) becomes one line
 are those of the file as stored in the mirror (decompressed for upstream ``.gz`` files).
 ``source`` is ``github:<owner>/<repo>@<commit>:<path-in-repo>`` (with ``.gz`` when the upstream
 file is gzip-compressed) or ``derived`` for the two files that exist in no repository.
+The files of :data:`OPTIONAL_FILES` (not in the mirror) follow, marked ``optional``.
 
 The folder-to-repository mapping below follows the mirror's README (table at the top and the
 "Source:" line of each section). Upstream paths were spot-checked against an index of the
@@ -24,7 +25,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from gec_meta.data.fetch import (DEFAULT_MANIFEST, DERIVED, DERIVED_TABLES, sha256_file)
+from gec_meta.data.fetch import (DEFAULT_MANIFEST, DERIVED, DERIVED_TABLES, OPTIONAL, sha256_file)
 
 GRAMMATICAL = ("grammatical/evaluation", "08cdad84ffae07dfa167e3e45d77a96e0e01a160")
 GECMETRICS = ("nusnlp/gecmetrics", "33069867516b4da9a59b5145d00250941fb00bec")
@@ -34,6 +35,12 @@ CNAP = ("cnap/grammaticality-metrics", "3c1cde1fb1b2b680c97eb2239ed35feab89d2a8a
 GMEG = ("grammarly/GMEG", "83be7cd0a94f6986028bd60ca7fa2c8ba036ad3b")
 # CLEME v1.0 (Ye et al. 2023; tag v1.0 = commit 5fc7617, the mirror's cleme/README.md).
 CLEME = ("THUKElab/CLEME", "5fc7617ef36c2134ae217f449e2a927e41f77039")
+# Goto, Sakai & Watanabe (Findings of EMNLP 2025): the published attack outputs (mirror README
+# section 8; the 8 files are byte-identical to this commit, the only one that changed them).
+ATTACK = ("gotutiyan/attack-gec-metrics", "59cf0b132f24265c5953bb4005e5a94d87ec3308")
+# Omelianchuk et al. (NAACL 2024), "Pillars of Grammatical Error Correction": the BEA-2019 dev
+# outputs of the systems of the attack paper's BenchmarkPillars, its source and its M2.
+PILLARS = ("grammarly/pillars-of-gec", "1014de0bc90faddba0032acb5dec762c6c85d2e1")
 
 #: Mirror files that exist in no repository (written from fetch.DERIVED_TABLES online).
 DERIVED_PATHS = frozenset(DERIVED_TABLES)
@@ -41,7 +48,36 @@ DERIVED_PATHS = frozenset(DERIVED_TABLES)
 #: Expected number of data files in the mirror. Its README's table says 1,024, but that table
 #: predates the derived ``seeda/readme_metric_scores.tsv`` (seeda/ holds 637 files, not 636)
 #: and the 16 CLEME example files of ``cleme/`` (issue 19 item 7).
-EXPECTED_FILES = 1041
+EXPECTED_FILES = 1081  # + GMEG FCE (28) and Yahoo scores (4), the 8 attack files (issue 25)
+
+#: Files that are not in the mirror (data README section 8: public but not copied) and that only
+#: ``dataset=bea19_dev_attack`` reads: path under ``pillars/`` = path in the repository; sha256
+#: and bytes of the blobs at :data:`PILLARS` (each checked equal to ``git hash-object`` of the
+#: commit's tree).  Written to the manifest as ``optional``.
+OPTIONAL_FILES: tuple[tuple[str, str, int], ...] = (
+    ("data/evaluation_sets/bea-dev.m2", "00585234d767dac4402edfb3f341996ee4d7889eff0be341f8d693c87a90ad34", 902771),
+    ("data/evaluation_sets/bea-dev.txt", "b348bf05c3f6c7e048a7c4aef6708215b551870ef21f6827c0ed3fe47a8381a0", 443728),
+    ("data/system_preds/ensemble_systems/ens_greco_on_m7___bea-dev.txt",
+     "ccd9ee8c37ec7855fb37f526fb54eef11b4cb2060ed647b6438737b85ed79ed7", 446463),
+    ("data/system_preds/ensemble_systems/ens_m7___bea-dev.txt",
+     "5c898221f67d7b287f5be16418e1c9deb34159dbfe1063a183241a385d7df6fa", 446579),
+    ("data/system_preds/ensemble_systems/ens_m9_with_greco_and_gpt___bea-dev.txt",
+     "da3bc92bb2cc1062a094b6235de5eb83c9196ba379114cff0b25386827abd597", 446683),
+    ("data/system_preds/single_systems/CTC-Copy___bea-dev.txt",
+     "9b74fc0f2c2535c299088aa9f83748ed54efaa5dad1b74c52ff0a43a1a18158a", 446451),
+    ("data/system_preds/single_systems/Chat-LLaMa-2-13B-FT___bea-dev.txt",
+     "43831c7ea4c16b057a0a5400b7d08470264a97ae23705a7925f0bea2c060f84a", 447790),
+    ("data/system_preds/single_systems/Chat-LLaMa-2-7B-FT___bea-dev.txt",
+     "10f228beb2daa1adc0263783aaed618b428e8fa088da32133d4fbd4636f0745a", 447450),
+    ("data/system_preds/single_systems/EditScorer___bea-dev.txt",
+     "a6fc2e517082b848fe888116b5aef9e512291b418cd2b37ddfa6bc9b854154e9", 446460),
+    ("data/system_preds/single_systems/GECToR-2024___bea-dev.txt",
+     "b7db9c0190806c7a6d6dc1fa9bf76b0b6ee0407e8a9c40834a056d44062674ff", 445560),
+    ("data/system_preds/single_systems/T5-11B___bea-dev.txt",
+     "1d61f1eda9794039f75e4d8425f9ecc9b7c3839f489061e8e99584b3c418072b", 446398),
+    ("data/system_preds/single_systems/UL2-20B___bea-dev.txt",
+     "6483aac562b8ee527c2a7f168a78e2430b88bc5de8c50511f6f959080d33e466", 447647),
+)
 
 
 @dataclass(frozen=True)
@@ -78,6 +114,8 @@ RULES: tuple[Rule, ...] = (
     # CLEME's example M2 files, copied unchanged from `tests/examples/` (sha256 of every file
     # checked against the repository at that commit).
     Rule("cleme/", *CLEME, "tests/examples/"),
+    Rule("attack/", *ATTACK, ""),
+    Rule("pillars/", *PILLARS, ""),
 )
 
 
@@ -113,12 +151,17 @@ def check_derived(mirror: Path) -> None:
 
 
 def manifest_lines(mirror: Path) -> list[str]:
-    """One manifest line per mirror data file."""
+    """One manifest line per mirror data file, then the :data:`OPTIONAL_FILES`."""
     lines = []
     for rel in mirror_files(mirror):
         file = mirror / rel
         fields = (rel, sha256_file(file), str(file.stat().st_size), source_for(rel))
         lines.append("\t".join(fields))
+    for repo_path, sha, size in OPTIONAL_FILES:
+        rel = f"pillars/{repo_path}"
+        if (mirror / rel).exists():
+            raise SystemExit(f"{mirror / rel}: an optional file is in the mirror; list it in one place only")
+        lines.append("\t".join((rel, sha, str(size), source_for(rel), OPTIONAL)))
     return lines
 
 
@@ -136,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     check_derived(args.mirror)
     lines = manifest_lines(args.mirror)
-    if len(lines) != EXPECTED_FILES:
+    if len(lines) != EXPECTED_FILES + len(OPTIONAL_FILES):
         print(f"warning: {len(lines)} files, expected {EXPECTED_FILES}", file=sys.stderr)
     args.out.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     print(f"wrote {args.out}: {len(lines)} files")

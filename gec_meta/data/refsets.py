@@ -14,7 +14,8 @@ Sets (``conf/refset/``):
   semantics: m2scorer only sees annotator 0 there; PT-M2; on this file ``skip`` is the same,
   since annotator 0 has a line in every sentence that has any).  It moves TrueSkill
   correlations by about 0.02.  Unset (None), it is the dataset's published protocol,
-  :data:`DEFAULT_MISSING_ANNOTATOR`.  For GMEG-Wiki, ``official`` is its ref1-ref3.
+  :data:`DEFAULT_MISSING_ANNOTATOR`.  For GMEG, ``official`` is its ref1-ref3; for BEA-2019 dev
+  (``bea19_dev_attack``), the one annotator of the Pillars-of-GEC ``bea-dev.m2``.
 * ``bn10``      — Bryant & Ng (2015) 10 references (``bn10gec/BN.m2``; ids 0-9 = BN1, BN10, BN2..BN9).
 * ``e_minimal``, ``e_fluency`` — Sakaguchi et al. (2016) expert sets, annotator B only (A's
   corrections are SEEDA systems REF-M and REF-F); ``ne_minimal``, ``ne_fluency`` — crowd sets
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from gec_meta.errors import ConfigError, DataError
-from gec_meta.data.datasets import CONLL14_SIZE, Dataset, default_root
+from gec_meta.data.datasets import BEA19_DEV_SIZE, CONLL14_SIZE, PILLARS_M2, Dataset, default_root
 from gec_meta.data.io import DEFAULT_UNICODE, check_unicode_mode, read_lines
 from gec_meta.data.m2 import (MISSING_ANNOTATOR_RULES, GoldEdit, M2Sentence, annotator_gold, annotator_references,
                               annotator_slots, read_m2)
@@ -235,9 +236,9 @@ def _select(columns, lines):
 def _from_m2(
     name: str, dataset: Dataset, path: Path, annotators: Sequence[int], names: Sequence[str],
     missing_annotator: str, texts: Sequence[Sequence[str]] | None = None, options=None, provenance: str = "",
-    files: Sequence[Path] = (),
+    files: Sequence[Path] = (), size: int = CONLL14_SIZE,
 ) -> References:
-    sentences = read_m2(path, expected=CONLL14_SIZE, unicode=_unicode_of(dataset))
+    sentences = read_m2(path, expected=size, unicode=_unicode_of(dataset))
     m2_format.check_sources(sentences, dataset.sources, path, dataset.corpus_lines)
     lines = dataset.corpus_lines
     if texts is None:
@@ -283,6 +284,10 @@ def load_refset(
     root = Path(root) if root is not None else default_root()
     missing_annotator, why = missing_annotator_choice(dataset.name, missing_annotator)
     unicode = _unicode_of(dataset)
+    if dataset.corpus == "bea19_dev":
+        if name != "official":
+            raise ConfigError(f"refset={name} applies to CoNLL-2014 datasets, not {dataset.name}")
+        return _from_m2("official", dataset, root / PILLARS_M2, (0,), ("annotator0",), "source", size=BEA19_DEV_SIZE)
     if dataset.corpus != "conll14":
         if name != "official":
             raise ConfigError(f"refset={name} applies to CoNLL-2014 datasets, not {dataset.name}")

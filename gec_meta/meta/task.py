@@ -285,8 +285,8 @@ def compare_with_humans(
 
 # The keys of results.json, in their order; the optional ones are left out when None.
 _JSON_KEYS = ("signature", "dataset", "setting", "refset", "metric", "aggregation", "system_scores",
-              "diagnostics", "system", "sentence", "window", "top_k", "timing", "config_id")
-_OPTIONAL = frozenset({"diagnostics", "sentence", "window", "top_k", "timing", "config_id"})
+              "diagnostics", "system", "sentence", "window", "top_k", "robustness", "timing", "config_id")
+_OPTIONAL = frozenset({"diagnostics", "sentence", "window", "top_k", "robustness", "timing", "config_id"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -309,7 +309,10 @@ class Result:
             (ratings only) and the Kendall variants asked for, or None.
         window: human -> window analysis rows (:func:`gec_meta.meta.evaluation.window_analysis`), or None.
         top_k: human -> top-K rows (:func:`gec_meta.meta.evaluation.top_k`), or None.
-        timing: seconds per stage (``statistics_s``, ``aggregation_s``, ``meta_eval_s``), or None.
+        robustness: on a dataset with attack systems, their ranks among all systems and whether
+            they fooled the metric (:func:`gec_meta.meta.robustness.assess`), else None.
+        timing: seconds per stage (``statistics_s``, ``aggregation_s``, ``meta_eval_s``, and
+            ``robustness_s`` with attacks), or None.
         config_id: the hash of the resolved Hydra config (``gec-meta-run``), or None.
         scored: the bound metric, statistics and system scores behind the numbers (for
             significance tests); not serialised, None after :meth:`from_json`.
@@ -329,6 +332,7 @@ class Result:
     sentence: dict | None = None
     window: dict | None = None
     top_k: dict | None = None
+    robustness: dict | None = None
     timing: dict | None = None
     config_id: str | None = None
     scored: Scored | None = field(default=None, repr=False)
@@ -496,6 +500,12 @@ class Task:
         if self.bootstrap_samples > 0:
             self._add_confidence_intervals(scored, humans["system"])
         t3 = time.perf_counter()
+        robustness, timing = None, {"statistics_s": t1 - t0, "aggregation_s": t2 - t1, "meta_eval_s": t3 - t2}
+        if ds.attack_systems:  # ranked with the real systems; the correlations above stay theirs alone
+            from gec_meta.meta.robustness import sections
+
+            robustness = sections(self, {"run": self.aggregation})["run"]
+            timing["robustness_s"] = time.perf_counter() - t3
         refs = self.references if metric.needs_references else None
         return Result(
             signature=result_signature(ds, refs, metric, self.aggregation, self.sentence_variant,
@@ -510,8 +520,8 @@ class Task:
             aggregation=self.aggregation.name,
             system_scores={s: float(v) for s, v in zip(ds.systems, scored.system_scores)},
             diagnostics=metric.diagnostics(stats, ds.systems) or None,
-            timing={"statistics_s": t1 - t0, "aggregation_s": t2 - t1, "meta_eval_s": t3 - t2,
-                    **({"usage": usage} if usage else {})},
+            robustness=robustness,
+            timing={**timing, **({"usage": usage} if usage else {})},
             scored=scored,
             **humans,
         )

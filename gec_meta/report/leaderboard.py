@@ -18,7 +18,10 @@ Every pairwise accuracy (acc_eq, system-level pairwise accuracy) carries its cha
 Within a task the metrics are grouped into significance clusters (:mod:`gec_meta.meta.clusters`:
 PERM-BOTH, a new cluster starts where a metric is significantly worse than one above it,
 p <= alpha), and across tasks they get mt-metrics-eval's global ranking (weighted average of
-cluster ranks and of values, :mod:`gec_meta.meta.global_rank`).
+cluster ranks and of values, :mod:`gec_meta.meta.global_rank`).  Beside the ranking, each
+robustness set (a dataset with the adversarial systems of Goto et al. 2025) gives every metric
+a "fooled by" entry: the attacks it scores above every real system
+(:mod:`gec_meta.meta.robustness`); it does not enter the global ranking.
 
 Pure: the runs come in as plain arrays (:class:`MetricScores`); :mod:`gec_meta.cli.leaderboard`
 runs the metrics.  Every permutation test draws from its own ``numpy.random.Generator`` seeded
@@ -69,6 +72,21 @@ class Benchmark:
 
 
 @dataclass(frozen=True)
+class RobustnessSet:
+    """A dataset with attack systems (``dataset.attacks=true``, ``bea19_dev_attack``): each
+    metric's "fooled by" entry.
+
+    Attributes:
+        name: e.g. ``SEEDA+attacks``.
+        dataset, overrides: as :class:`Benchmark`.
+    """
+
+    name: str
+    dataset: str
+    overrides: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class BoardConfig:
     """``conf/leaderboard.yaml`` (see its comments)."""
 
@@ -82,6 +100,7 @@ class BoardConfig:
     sentence_statistics: tuple[str, ...] = ("acc_eq",)
     weights: Mapping[str, float] = field(default_factory=dict)
     spa_trueskill: str = field(default="comparisons", metadata=valid(one_of(*SPA_TRUESKILL)))
+    robustness: tuple[RobustnessSet, ...] = ()
 
     def __post_init__(self):
         check_fields(self, "leaderboard")
@@ -90,7 +109,7 @@ class BoardConfig:
     def from_mapping(cls, d: Mapping) -> "BoardConfig":
         """Validate and convert the YAML mapping (errors name the key)."""
         known = {"seed", "permutations", "alpha", "aggregations", "metrics", "benchmarks", "statistics", "weights",
-                 "spa_trueskill"}
+                 "spa_trueskill", "robustness"}
         unknown = set(d) - known
         if unknown:
             raise ConfigError(f"leaderboard config: unknown key(s) {sorted(unknown)}; known: {sorted(known)}")
@@ -104,6 +123,14 @@ class BoardConfig:
                 raise ConfigError(f"leaderboard config: benchmarks.{name} needs a dataset")
             benchmarks.append(Benchmark(str(name), str(spec["dataset"]), tuple(spec.get("overrides") or ()),
                                         tuple(spec.get("human") or ()), spec.get("sentence")))
+        robustness = []
+        for name, spec in (d.get("robustness") or {}).items():
+            if not isinstance(spec, Mapping) or "dataset" not in spec:
+                raise ConfigError(f"leaderboard config: robustness.{name} needs a dataset")
+            robustness.append(RobustnessSet(str(name), str(spec["dataset"]), tuple(spec.get("overrides") or ())))
+        clash = {r.name for r in robustness} & {b.name for b in benchmarks}
+        if clash:
+            raise ConfigError(f"leaderboard config: robustness set(s) {sorted(clash)} named like a benchmark")
         stats = d.get("statistics") or {}
         system = tuple(stats.get("system", cls.system_statistics))
         sentence = tuple(stats.get("sentence", cls.sentence_statistics))
@@ -117,7 +144,7 @@ class BoardConfig:
             raise ConfigError(f"leaderboard config: weights must be numbers >= 0, got {bad}")
         return cls(d.get("seed", 0), d.get("permutations", 1000), d.get("alpha", 0.05),
                    tuple(d.get("aggregations") or cls.aggregations), metrics, tuple(benchmarks), system, sentence,
-                   weights, d.get("spa_trueskill", "comparisons"))
+                   weights, d.get("spa_trueskill", "comparisons"), tuple(robustness))
 
     def tasks(self) -> list["BoardTask"]:
         out = []
@@ -126,6 +153,9 @@ class BoardConfig:
                 out += [BoardTask(b.name, h, "system", s) for s in self.system_statistics]
             if b.sentence is not None:
                 out += [BoardTask(b.name, b.sentence, "sentence", s) for s in self.sentence_statistics]
+        if not out:
+            raise ConfigError("leaderboard config: no benchmark with human scores to rank the metrics on"
+                              + (" (robustness sets only give the 'fooled by' column)" if self.robustness else ""))
         unknown = set(self.weights) - {t.name for t in out}
         if unknown:
             raise ConfigError(f"leaderboard config: weights for unknown task(s) {sorted(unknown)}")
@@ -218,6 +248,8 @@ class Board:
         tasks: the tasks, shape (T,).
         cells: (task name, metric) -> :class:`Cell`.
         global_ranking: :class:`gec_meta.meta.global_rank.GlobalRanking`.
+        robustness: robustness set -> metric -> its section under this aggregation
+            (:func:`gec_meta.meta.robustness.assess`).
     """
 
     aggregation: str
@@ -226,6 +258,7 @@ class Board:
     tasks: tuple[BoardTask, ...]
     cells: Mapping[tuple[str, str], Cell]
     global_ranking: object
+    robustness: Mapping[str, Mapping[str, dict]] = field(default_factory=dict)
 
     def position(self, metric: str) -> int:
         """1-based place in the global ranking."""
@@ -378,12 +411,15 @@ _SYSTEM_STATISTIC = {
 
 
 def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mapping[str, MetricScores]],
-                humans: Mapping[str, HumanSide], use_cache: bool = True, sentence_memo: dict | None = None) -> Board:
+                humans: Mapping[str, HumanSide], use_cache: bool = True, sentence_memo: dict | None = None,
+                robustness: Mapping[str, Mapping[str, Mapping[str, dict]]] | None = None) -> Board:
     """One aggregation's leaderboard.
 
     Args:
         runs: benchmark name -> metric -> :class:`MetricScores` (metrics in config order).
         humans: benchmark name -> :class:`HumanSide`.
+        robustness: robustness set -> metric -> aggregation -> section
+            (:func:`gec_meta.meta.robustness.assess`), for the "fooled by" column.
     """
     from gec_meta.meta.clusters import assign_ranks_lazily
     from gec_meta.meta.global_rank import ACCURACY_RANGE, CORRELATION_RANGE, global_ranking
@@ -414,8 +450,10 @@ def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mappin
     ranges = {t.name: CORRELATION_RANGE if t.statistic in CORRELATIONS else ACCURACY_RANGE
               for t in tasks}
     ranking = global_ranking(values_by_task, ranks_by_task, weights, ranges)
+    robust = {r.name: {m: robustness[r.name][m][aggregation] for m in metrics}
+              for r in config.robustness if robustness and r.name in robustness}
     return Board(aggregation, tuple(ranking.order), {m: config.metrics[m][0] for m in metrics}, tuple(tasks),
-                 cells, ranking)
+                 cells, ranking, robust)
 
 
 def _check_rankable(task: BoardTask, aggregation: str, values: Mapping[str, dict],
@@ -507,12 +545,40 @@ def _summary_table(board: Board, fmt: str) -> str:
     from gec_meta.report.tables import render
 
     g = board.global_ranking
+    fooled = {f"fooled by ({name})": sections for name, sections in board.robustness.items()}
     rows = [{"#": board.position(m), "metric": board.labels[m], "avg rank": g.average_rank[m],
-             "avg value": g.average_value[m]} for m in board.metrics]
-    return render(rows, ["#", "metric", "avg rank", "avg value"], fmt, 3,
+             "avg value": g.average_value[m],
+             **{col: ", ".join(sections[m]["fooled_by"]) or "none" for col, sections in fooled.items()}}
+            for m in board.metrics]
+    caption = (f"Global ranking over {len(board.tasks)} tasks, aggregation {board.aggregation}: "
+               "weighted average of the cluster ranks (#: order by it) and of the values.")
+    if fooled:
+        caption += (" Fooled by: the adversarial systems (Goto et al. 2025) the metric scores above every real "
+                    "system of the robustness set (not part of the ranking).")
+    return render(rows, ["#", "metric", "avg rank", "avg value", *fooled], fmt, 3,
                   emphasize=["avg rank", "avg value"], higher_is_better={"avg rank": False, "avg value": True},
-                  caption=f"Global ranking over {len(board.tasks)} tasks, aggregation {board.aggregation}: "
-                          "weighted average of the cluster ranks (#: order by it) and of the values.")
+                  caption=caption)
+
+
+def _robustness_table(board: Board, name: str, fmt: str) -> str:
+    """Each metric's rank of every attack among all systems of robustness set ``name``."""
+    from gec_meta.report.tables import render
+
+    sections = board.robustness[name]
+    attacks = list(next(iter(sections.values()))["attacks"]) if sections else []
+    rows, marks = [], {}
+    for i, m in enumerate(board.metrics):
+        sec = sections[m]
+        row = {"metric": board.labels[m]}
+        for a in attacks:
+            row[a] = f"{sec['attacks'][a]['rank']} of {len(sec['system_scores'])}"
+            if sec["attacks"][a]["fooled"]:
+                marks[(i, a)] = "†"
+        rows.append(row)
+    return render(rows, ["metric", *attacks], fmt, marks=marks,
+                  mark_legend={"†": "fooled: scored above every real system"},
+                  caption=f"{name}, aggregation {board.aggregation}: each attack's rank among all systems "
+                          "(1 = best; Goto et al. 2025).")
 
 
 def render_markdown(boards: Sequence[Board], config: BoardConfig, preamble: str = "") -> str:
@@ -523,6 +589,9 @@ def render_markdown(boards: Sequence[Board], config: BoardConfig, preamble: str 
         for b in config.benchmarks:
             parts.append(f"### {b.name} ({board.aggregation})\n")
             parts.append(_benchmark_table(board, b.name, "md"))
+        for name in board.robustness:
+            parts.append(f"### Robustness: {name} ({board.aggregation})\n")
+            parts.append(_robustness_table(board, name, "md"))
     return "\n".join(p.rstrip() + "\n" for p in parts)
 
 
@@ -533,13 +602,17 @@ def render_latex(boards: Sequence[Board], config: BoardConfig) -> str:
         parts.append(_summary_table(board, "latex"))
         for b in config.benchmarks:
             parts.append(_benchmark_table(board, b.name, "latex"))
+        for name in board.robustness:
+            parts.append(_robustness_table(board, name, "latex"))
     return "\n".join(p.rstrip() + "\n" for p in parts)
 
 
 def render_csv(boards: Sequence[Board]) -> str:
     """Long format: aggregation, metric, label, task, level, statistic, value, cluster, epsilon,
     chance (a pairwise accuracy's chance level), global rank, average rank, average value (full
-    precision)."""
+    precision).  Robustness sets add rows of level ``robustness`` (benchmark = the set, target =
+    the attack): statistic ``rank`` (among all systems) and ``fooled`` (1 or 0), with no cluster,
+    ε or chance level."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["aggregation", "metric", "label", "benchmark", "target", "level", "statistic", "value",
@@ -553,6 +626,12 @@ def render_csv(boards: Sequence[Board]) -> str:
                             repr(c.value), c.rank, "" if c.epsilon is None else repr(c.epsilon),
                             "" if c.chance is None else repr(c.chance), board.position(m),
                             repr(g.average_rank[m]), repr(g.average_value[m])])
+            for name, sections in board.robustness.items():
+                for attack, a in sections[m]["attacks"].items():
+                    for statistic, value in (("rank", a["rank"]), ("fooled", int(a["fooled"]))):
+                        w.writerow([board.aggregation, m, board.labels[m], name, attack, "robustness", statistic,
+                                    value, "", "", board.position(m), repr(g.average_rank[m]),
+                                    repr(g.average_value[m])])
     return buf.getvalue()
 
 

@@ -299,13 +299,18 @@ def single_run_markdown(res: dict, usage: dict | None = None) -> str:
                      f"({per_system}); those systems are scored over fewer sentences.\n\n")
     parts.append("## System level\n")
     sys_rows = [{"human": h, **c} for h, c in res["system"].items()]
-    parts.append(render(sys_rows, [c for c in ("human", *SYSTEM_STATISTICS)
-                                   if c in ("human", "pearson", "spearman") or any(c in r for r in sys_rows)]))
+    if not sys_rows:  # a robustness set without human judgments (bea19_dev_attack)
+        parts.append("No human scores: nothing to correlate with.\n")
+    else:
+        parts.append(render(sys_rows, [c for c in ("human", *SYSTEM_STATISTICS)
+                                       if c in ("human", "pearson", "spearman") or any(c in r for r in sys_rows)]))
     if res.get("sentence"):
         parts.append("\n## Sentence level\n")
         sen_rows = [{"aspect": a, **c} for a, c in res["sentence"].items()]
         parts.append(render(sen_rows, [c for c in ("aspect", *SENTENCE_STATISTICS)
                                        if any(c in r for r in sen_rows) or c == "aspect"]))
+    if res.get("robustness"):
+        parts.append(robustness_markdown(res["robustness"]))
     parts.append("\n## System scores\n")
     ranked = sorted(res["system_scores"].items(), key=lambda kv: -kv[1])
     parts.append(render([{"rank": i + 1, "system": s, "score": v} for i, (s, v) in enumerate(ranked)],
@@ -315,6 +320,21 @@ def single_run_markdown(res: dict, usage: dict | None = None) -> str:
         parts.append(render([{"what": k, "value": "–" if v is None else str(v)} for k, v in usage.items()],
                             ["what", "value"]))
     return "".join(parts)
+
+
+def robustness_markdown(section: dict) -> str:
+    """The robustness section of ``results.md`` (:func:`gec_meta.meta.robustness.assess`)."""
+    rows = [{"attack": name, "score": a["score"], "rank": f"{a['rank']} of {len(section['system_scores'])}",
+             "outranks": f"{a['outranks']} of {section['real_systems']}", "fooled": "yes" if a["fooled"] else "no",
+             "above the human-best system": ", ".join(h for h, v in a.get("above_human_best", {}).items() if v)
+             or "none"}
+            for name, a in section["attacks"].items()]
+    humans = any("above_human_best" in a for a in section["attacks"].values())
+    fooled = ", ".join(section["fooled_by"]) or "none"
+    return ("\n## Robustness to adversarial systems\n\n"
+            f"Fooled by: {fooled} ({section['definition']}; Goto et al. 2025).\n\n"
+            + render(rows, ["attack", "score", "rank", "outranks", "fooled",
+                            *(["above the human-best system"] if humans else [])], digits=4))
 
 
 def read_result(path: Path) -> dict:
