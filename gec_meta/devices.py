@@ -17,8 +17,11 @@ GPU run and vice versa.
 
 from __future__ import annotations
 
+import functools
+import importlib.metadata
 import importlib.util
 import re
+import sys
 
 from gec_meta.errors import ConfigError
 
@@ -47,7 +50,7 @@ def resolve_device(device: str | None = "auto", config_key: str = "encoder.devic
     match = _DEVICE.fullmatch(name)
     if match is None:
         raise ConfigError(f"{config_key}={device!r}: expected one of {', '.join(DEVICE_FORMS)}")
-    if name == "cpu":
+    if name == "cpu" or (name == "auto" and "torch" not in sys.modules and _cpu_only_torch()):
         return "cpu"
     torch = _torch()
     cuda = torch is not None and torch.cuda.is_available()
@@ -100,9 +103,24 @@ def _torch():
     """torch, or None when it is not installed (then only the CPU exists)."""
     if importlib.util.find_spec("torch") is None:
         return None
-    import torch
+    from gec_meta.stopwatch import timed
+
+    with timed("neural_imports"):
+        import torch
 
     return torch
+
+
+@functools.lru_cache(maxsize=1)
+def _cpu_only_torch() -> bool:
+    """Whether the installed torch is a CPU-only build (local version ``+cpu``, Linux/Windows
+    wheels; macOS wheels carry no tag and may have MPS): then ``auto`` is the CPU, known without
+    importing torch (seconds), so a run whose statistics are cached never loads it."""
+    try:
+        version = importlib.metadata.version("torch")
+    except importlib.metadata.PackageNotFoundError:
+        return importlib.util.find_spec("torch") is None
+    return version.endswith("+cpu") and sys.platform != "darwin"
 
 
 def _mps_available(torch) -> bool:

@@ -37,6 +37,7 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
 import gec_meta.cache as gm_cache
+import gec_meta.stopwatch as gm_stopwatch
 from gec_meta.cache import text_hash
 from gec_meta.cli import errors as cli_errors
 from gec_meta.cli.resume import RESULTS_FILE, publish, stale_reason
@@ -47,7 +48,6 @@ from gec_meta.data.io import recording_inputs
 from gec_meta.errors import ConfigError
 from gec_meta.meta.task import Task, calibrate_epsilon
 from gec_meta.metrics.base import Metric
-from gec_meta.metrics.llm import DryRunFinished
 from gec_meta.report.tables import single_run_markdown
 
 log = logging.getLogger("gec_meta")
@@ -217,17 +217,24 @@ def run_job(cfg: DictConfig) -> dict:
     # gm_cache.COUNTERS, not a name imported into this module: the joblib launcher pickles
     # this function by value (with copies of the globals it names).
     cache_before = Counter(gm_cache.COUNTERS)
+    times_before = Counter(gm_stopwatch.TIMES)
     with recording_inputs() as inputs:
         job = build_task(cfg)
         try:
             result = job.run().replace(config_id=config_id)
-        except DryRunFinished as done_dry:  # metric.dry_run=true (LLM evaluators): plan printed, no result
-            log.info("%s", done_dry)
+        except Exception as exc:
+            # metric.dry_run=true (LLM evaluators): plan printed, no result.  Only a run that
+            # built an LLM evaluator has imported its module (it is not imported at start-up).
+            llm = sys.modules.get("gec_meta.metrics.llm")
+            if llm is None or not isinstance(exc, llm.DryRunFinished):
+                raise
+            log.info("%s", exc)
             return {}
     # Timings vary from run to run: they go to their own file so that results.json of two
     # runs of the same config are byte-identical.
     timing = dict(result.timing)
     timing["cache"] = dict(gm_cache.COUNTERS - cache_before)  # this job's hits/misses (bench/bench_sweep.py)
+    timing["parts"] = {k: round(v, 6) for k, v in (gm_stopwatch.TIMES - times_before).items()}  # bench/bench_gpu.py
     payload = result.to_json(timing=False)
     files = {
         "timing.json": json.dumps(timing, indent=1) + "\n",

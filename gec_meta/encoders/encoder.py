@@ -14,7 +14,14 @@ Speed (after bert_score's ``utils.py``): every call tokenises its texts, dedupli
 uncased model, get bitwise identical embeddings, so score differences between them are exactly
 zero), sorts them by length, runs batches of ``batch_size``, restores the order and caches
 each sequence's hidden states on disk (:class:`gec_meta.cache.ArrayStore`, memory-mapped
-shards; namespace = :meth:`Encoder.signature`).
+shards; namespace = :meth:`Encoder.signature`).  The forward pass stops at the layer in use
+(:mod:`.forward`, exact); the next batch's inputs are built while the current one runs; the
+states stay on the device until a chunk of batches is complete, then move to host memory in
+one transfer and are written to the cache by a background thread.
+
+A text's states depend on its batch at ~1e-6 (padding, and on torch's CPU kernels even the number
+of texts of one length in a batch: measured with MiniLM, texts of 3-6 tokens), so cached values
+depend on the order the cache was filled in; the PT metrics' tie tolerance absorbs that.
 
 Cache precision: arrays are stored as **float32**, the dtype the CPU forward pass produces,
 so a cached run returns exactly what an uncached run computes (cache hit == miss bitwise) and
@@ -28,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata as md
+import time
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -37,10 +45,20 @@ from gec_meta.cache import ArrayStore, code_version, text_hash
 from gec_meta.devices import resolve_device
 from gec_meta.errors import ConfigError
 from gec_meta.encoders.batching import length_batches, unique
+from gec_meta.encoders.forward import LayerForward, batch_inputs, prefetch
 from gec_meta.encoders.loading import ModelSource, load_pretrained, resolve_model
+from gec_meta.stopwatch import TIMES, timed
 
 POOLINGS = ("mean", "cls")
 STORE_DTYPE = np.float32
+#: ``encoder.dtype`` values: the dtype the model computes in (states are stored as float32).
+DTYPES = ("float32", "bfloat16", "float16")
+#: Device-resident states that make one transfer to host memory and one cache shard.
+CHUNK_BYTES = 64 * 2**20
+#: config.json keys of the layer count and width, read without importing transformers (local
+#: models); other model types go through ``AutoConfig``.
+_CONFIG_KEYS = {"distilbert": ("n_layers", "dim")}
+_DEFAULT_CONFIG_KEYS = ("num_hidden_layers", "hidden_size")
 
 
 @dataclass(frozen=True)
@@ -87,6 +105,9 @@ class Encoder:
             are served to every device.
         threads: ``torch.set_num_threads``; None = torch's own choice (configs pass the run's
             ``threads``).
+        dtype: ``float32`` (default), or ``bfloat16`` / ``float16``: the model's weights and
+            computation in half precision (GPU speed; states change at ~1e-3, see README
+            "Speed"); named in :meth:`signature`, hence in the cache namespace.
         tokenizer_options: extra ``AutoTokenizer.from_pretrained`` options (e.g.
             ``add_prefix_space`` for RoBERTa, as bert_score does).
         progress: show a tqdm bar for long work.
@@ -106,6 +127,7 @@ class Encoder:
         tokenizer_options: dict | None = None,
         progress: bool = True,
         cache: bool = True,
+        dtype: str = "float32",
     ):
         if pooling not in POOLINGS:
             raise ConfigError(f"encoder.pooling must be one of {POOLINGS}, got {pooling!r}")
@@ -113,6 +135,8 @@ class Encoder:
             raise ConfigError(f"encoder.max_length must be >= 2, got {max_length}")
         if batch_size < 1:
             raise ConfigError(f"encoder.batch_size must be >= 1, got {batch_size}")
+        if dtype not in DTYPES:
+            raise ConfigError(f"encoder.dtype must be one of {DTYPES}, got {dtype!r}")
         self.model_name = model
         self.revision = revision
         self._layer = layer
@@ -121,6 +145,7 @@ class Encoder:
         self.batch_size = int(batch_size)
         self.device = resolve_device(device, "encoder.device")
         self.threads = threads
+        self.dtype = dtype
         self.tokenizer_options = dict(tokenizer_options or {})
         self.progress = progress
         self.use_cache = cache
@@ -128,6 +153,8 @@ class Encoder:
         self._tokenizer = None
         self._model = None
         self._config = None
+        self._config_json: dict | None = None
+        self._forward: LayerForward | None = None
         self._store: ArrayStore | None = None
         self.stats = {"requested": 0, "distinct": 0, "computed": 0}
 
@@ -140,9 +167,28 @@ class Encoder:
             self._config = load_pretrained(AutoConfig, self.source, self.revision, what="config")
         return self._config
 
+    def _shape_value(self, which: int) -> int:
+        """The layer count (0) or width (1) of the model: from a local model's config.json
+        without importing transformers (a warm run then never loads torch), else from
+        ``AutoConfig``."""
+        if self._config is None and self.source.local:
+            if self._config_json is None:
+                import json
+                from pathlib import Path
+
+                try:
+                    self._config_json = json.loads((Path(self.source.path) / "config.json").read_text("utf-8"))
+                except (OSError, ValueError):
+                    self._config_json = {}
+            keys = _CONFIG_KEYS.get(self._config_json.get("model_type"), _DEFAULT_CONFIG_KEYS)
+            value = self._config_json.get(keys[which])
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+        return int(self.config.num_hidden_layers if which == 0 else self.config.hidden_size)
+
     @property
     def num_layers(self) -> int:
-        return int(self.config.num_hidden_layers)
+        return self._shape_value(0)
 
     @property
     def layer(self) -> int:
@@ -157,29 +203,32 @@ class Encoder:
 
     @property
     def dim(self) -> int:
-        return int(self.config.hidden_size)
+        return self._shape_value(1)
 
     @property
     def tokenizer(self):
         if self._tokenizer is None:
-            from transformers import AutoTokenizer
+            with timed("neural_imports"):
+                from transformers import AutoTokenizer
 
-            self._tokenizer = load_pretrained(
-                AutoTokenizer, self.source, self.revision, what="tokenizer", **self.tokenizer_options
-            )
+            with timed("model_load"):
+                self._tokenizer = load_pretrained(
+                    AutoTokenizer, self.source, self.revision, what="tokenizer", **self.tokenizer_options
+                )
         return self._tokenizer
 
     @property
     def model(self):
         if self._model is None:
-            import torch
-            from transformers import AutoModel
+            with timed("neural_imports"):
+                import torch
+                from transformers import AutoModel
 
             if self.threads:
                 torch.set_num_threads(int(self.threads))
-            model = load_pretrained(AutoModel, self.source, self.revision, what="model")
-            model.eval()
-            self._model = model.to(self.device)
+            with timed("model_load"):
+                model = load_pretrained(AutoModel, self.source, self.revision, what="model").eval()
+                self._model = model.to(self.device, getattr(torch, self.dtype))
         return self._model
 
     @property
@@ -196,12 +245,14 @@ class Encoder:
 
         Pooling is not part of it: pooled vectors are computed from the (cached) token states.
         """
-        rev = self.revision or getattr(self.config, "_commit_hash", None) or "default"
         if self.source.local:
             rev = "local"
+        else:
+            rev = self.revision or getattr(self.config, "_commit_hash", None) or "default"
+        dtype = "" if self.dtype == "float32" else f"dtype={self.dtype},"  # float32: the signature as before
         return (
             f"encoder(model={self.source.identity},rev={rev},layer={self.layer},"
-            f"maxlen={self.max_length},opts={sorted(self.tokenizer_options.items())},"
+            f"maxlen={self.max_length},opts={sorted(self.tokenizer_options.items())},{dtype}"
             f"{_library_versions()},v=1)"
         )
 
@@ -219,11 +270,13 @@ class Encoder:
         """Token ids (with special tokens, truncated to ``max_length``) of every text, shape (B,)."""
         if not texts:
             return []
-        enc = self.tokenizer(
-            [t.strip() for t in texts], add_special_tokens=True, truncation=True,
-            max_length=self.max_length,
-        )
-        return [tuple(ids) for ids in enc["input_ids"]]
+        tokenizer = self.tokenizer
+        with timed("tokenize"):
+            enc = tokenizer(
+                [t.strip() for t in texts], add_special_tokens=True, truncation=True,
+                max_length=self.max_length,
+            )
+            return [tuple(ids) for ids in enc["input_ids"]]
 
     # ----------------------------------------------------------------- embeddings
     def token_embeddings(self, texts: Sequence[str]) -> list[TokenEmbeddings]:
@@ -257,39 +310,62 @@ class Encoder:
         return [out_distinct[j] for j in inverse]
 
     def _compute(self, seqs: list[tuple[int, ...]], keys: list[str]) -> None:
+        """Hidden states of ``seqs`` into the store under ``keys`` (both shape (M,))."""
         import torch
         from tqdm.auto import tqdm
 
         model = self.model
-        layer = self.layer
+        if self._forward is None:
+            self._forward = LayerForward(model, self.num_layers, self.layer)
         pad = self.tokenizer.pad_token_id or 0
-        batches = length_batches([len(s) for s in seqs], self.batch_size)
+        lengths = [len(s) for s in seqs]
+        batches = length_batches(lengths, self.batch_size)
+        if self._forward.truncated is None:  # its check runs the first batch twice: the shortest
+            batches = batches[-1:] + batches[:-1]
         bar = tqdm(
-            total=len(seqs), desc=f"encode {self.source.name} L{layer}", unit="text", leave=False,
+            total=len(seqs), desc=f"encode {self.source.name} L{self.layer}", unit="text", leave=False,
             disable=True if (not self.progress or len(seqs) < 500) else None,
         )
         self.stats["computed"] += len(seqs)
+        device, D = self.device, self.dim
+        chunk: list = []  # device tensors (rows, D) of finished batches
+        chunk_idx: list[np.ndarray] = []
+        chunk_bytes = 0
+        start, cache_before = time.perf_counter(), TIMES["cache_write"]
         with torch.inference_mode():
-            for idx in batches:
-                batch = [seqs[i] for i in idx]
-                T = max(len(s) for s in batch)
-                input_ids = torch.full((len(batch), T), pad, dtype=torch.long)
-                mask = torch.zeros((len(batch), T), dtype=torch.long)
-                for b, s in enumerate(batch):
-                    input_ids[b, : len(s)] = torch.tensor(s, dtype=torch.long)
-                    mask[b, : len(s)] = 1
-                out = model(
-                    input_ids=input_ids.to(self.device), attention_mask=mask.to(self.device),
-                    output_hidden_states=True,
-                )
-                states = out.hidden_states[layer].to(torch.float32).cpu().numpy()
-                for b, i in enumerate(idx):
-                    vec = np.ascontiguousarray(states[b, : len(seqs[i])], dtype=STORE_DTYPE)
-                    vec.setflags(write=False)
-                    self.store.put(keys[i], vec)
+            for idx, (ids, mask, rows) in prefetch(batches, lambda idx: batch_inputs([seqs[i] for i in idx], pad)):
+                states = self._forward(torch.from_numpy(ids).to(device, non_blocking=True),
+                                       torch.from_numpy(mask).to(device, non_blocking=True))
+                flat = states.reshape(-1, states.shape[-1])
+                if rows is not None:  # drop the padding positions (on the device, no synchronisation)
+                    flat = flat.index_select(0, torch.from_numpy(rows).to(device, non_blocking=True))
+                chunk.append(flat.to(torch.float32))
+                chunk_idx.append(idx)
+                chunk_bytes += 4 * D * int(sum(lengths[i] for i in idx))
+                if chunk_bytes >= CHUNK_BYTES:
+                    self._store_chunk(chunk, chunk_idx, lengths, keys)
+                    chunk, chunk_idx, chunk_bytes = [], [], 0
                 bar.update(len(idx))
+            if chunk:
+                self._store_chunk(chunk, chunk_idx, lengths, keys)
+        # the forward passes and transfers, without the hand-over to the cache (timed apart)
+        TIMES["encode"] += time.perf_counter() - start - (TIMES["cache_write"] - cache_before)
         bar.close()
-        self.store.flush()
+        with timed("cache_write"):
+            self.store.flush()
+
+    def _store_chunk(self, chunk: list, chunk_idx: list[np.ndarray], lengths: list[int], keys: list[str]) -> None:
+        """Move a chunk of batches' states to host memory in one transfer and hand them to the
+        store as one block (written by a background thread)."""
+        import torch
+
+        host = (torch.cat(chunk) if len(chunk) > 1 else chunk[0]).cpu().numpy()  # (rows, D)
+        idx = np.concatenate(chunk_idx)
+        D = host.shape[1]
+        with timed("cache_write"):
+            store = self.store
+            store.put_block([keys[i] for i in idx], host, [(lengths[i], D) for i in idx])
+            store.flush(wait=False)
 
     def sentence_embeddings(self, texts: Sequence[str]) -> np.ndarray:
         """Pooled hidden states, shape (B, D) float32.

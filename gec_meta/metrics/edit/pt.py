@@ -47,6 +47,7 @@ from gec_meta.edits.edit import EditKey, apply_edits
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.edit.errant import Errant
 from gec_meta.metrics.edit.m2 import M2
+from gec_meta.stopwatch import timed
 
 WEIGHTINGS = ("absolute", "inverse")
 
@@ -134,6 +135,10 @@ class PTWeighting:
         Args:
             matches: object array (S, N, R) of :class:`EditMatch`.
         """
+        with timed("pt_weights"):
+            return self._weighted_counts(sources, references, matches)
+
+    def _weighted_counts(self, sources, references, matches: np.ndarray) -> np.ndarray:
         S, N, R = matches.shape
         unit = bool(getattr(self.scorer, "unit_weights", False))
         src = [" ".join(s.split()) for s in sources]

@@ -26,7 +26,8 @@ Conventions of the ``bert_score`` package (0.3.13), which the published numbers 
   idf weight counts as empty for that side.
 
 Speed: a call embeds each distinct text once (the encoder deduplicates, batches and caches),
-then scores every distinct pair with small float64 matrix products.
+then scores every distinct pair with small float64 matrix products: on the CPU in numpy, or,
+when the encoder runs on a GPU, there in torch (:mod:`.greedy_device`, equal to ~1e-16).
 """
 
 from __future__ import annotations
@@ -44,7 +45,9 @@ import numpy as np
 from gec_meta.encoders import Encoder, TokenEmbeddings
 from gec_meta.encoders.batching import unique
 from gec_meta.errors import ConfigError
+from gec_meta.metrics.neural.greedy_device import greedy_prf_device
 from gec_meta.metrics.neural.pair import PairScoreMetric
+from gec_meta.stopwatch import timed
 
 COMPONENTS = ("P", "R", "F")
 EMPTY_PAIR = {"bert_score": 0.0, "identical": 1.0}  # P = R = F of an (empty, empty) pair
@@ -240,19 +243,41 @@ class BERTScoreScorer:
                 raise ValueError("BERTScore with idf needs idf_sentences (the references of the run)")
             idf = idf_weights(self.encoder.tokenize(list(dict.fromkeys(idf_sentences))))
         embs = self.encoder.token_embeddings(texts)
-        vecs, weights = [], []
+        with timed("token_matching"):
+            distinct = self._match([(tinv[2 * k], tinv[2 * k + 1]) for k in range(len(pairs))], embs, idf)
+        if self._baseline is not None:
+            distinct = (distinct - self._baseline) / (1.0 - self._baseline)
+        return distinct[inverse]
+
+    def _match(self, pairs: list[tuple[int, int]], embs: Sequence[TokenEmbeddings], idf) -> np.ndarray:
+        """Raw (P, R, F) of pairs of indices into ``embs``, shape (B, 3): on the encoder's device
+        when it is not the CPU (:func:`greedy_prf_device`, float64 on CUDA), else the float64
+        numpy reference path."""
+        both_empty = EMPTY_PAIR[self.empty_pair]
+        weights = [self._weights(e, idf) for e in embs]
+        device = getattr(self.encoder, "device", "cpu")
+        if device != "cpu":
+            # Texts that tokenise identically share one TokenEmbeddings (and weights): score each
+            # distinct pair of them once, so equal inputs give equal scores whatever chunk of
+            # the device's batched products they would fall in (PT weights of edits the
+            # tokenizer cannot see stay exactly 0).
+            slot: dict[int, int] = {}  # id of a distinct TokenEmbeddings -> its number
+            first: list[int] = []  # number -> its first text
+            which = []  # text -> number
+            for i, e in enumerate(embs):
+                which.append(slot.setdefault(id(e), len(slot)))
+                if which[-1] == len(first):
+                    first.append(i)
+            distinct, inverse = unique([(which[a], which[b]) for a, b in pairs])
+            scores = greedy_prf_device(distinct, [embs[i].vectors for i in first], [weights[i] for i in first],
+                                       both_empty, device)
+            return scores[inverse]
+        vecs = []
         for e in embs:
             v = e.vectors.astype(np.float64)
             norms = np.linalg.norm(v, axis=1, keepdims=True)
             vecs.append(v / np.where(norms == 0, 1.0, norms))
-            weights.append(self._weights(e, idf))
-        distinct = _score_grouped(
-            [(tinv[2 * k], tinv[2 * k + 1]) for k in range(len(pairs))], vecs, weights,
-            EMPTY_PAIR[self.empty_pair],
-        )
-        if self._baseline is not None:
-            distinct = (distinct - self._baseline) / (1.0 - self._baseline)
-        return distinct[inverse]
+        return _score_grouped(pairs, vecs, weights, both_empty)
 
     def score(
         self, cands: Sequence[str], refs: Sequence[str], idf_sentences: Sequence[str] | None = None

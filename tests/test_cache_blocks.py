@@ -1,0 +1,98 @@
+"""ArrayStore blocks (issue 26 item 3): an encoder batch is put as one block, checksummed once,
+and a shard is written by a background thread while the caller goes on.
+
+Expected values are the arrays put in; the checksum counts are the number of blocks (one CRC-32
+per block) plus one for the sealed index, by the layout described in ``gec_meta/cache.py``."""
+
+from __future__ import annotations
+
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+from gec_meta import cache
+from gec_meta.cache import ArrayStore, CacheWarning
+
+
+def _batch(rng, lengths, dim=4):
+    arrays = [rng.normal(size=(n, dim)).astype(np.float32) for n in lengths]
+    return arrays, np.concatenate(arrays), [a.shape for a in arrays]
+
+
+def test_a_block_of_arrays_round_trips(tmp_path):
+    rng = np.random.default_rng(0)
+    arrays, flat, shapes = _batch(rng, [3, 1, 5, 0])
+    store = ArrayStore("ns", root=tmp_path)
+    store.put_block(["a", "b", "c", "d"], flat, shapes)
+    assert [store.get(k).tolist() for k in "abcd"] == [a.tolist() for a in arrays]  # pending: from memory
+    store.flush()
+    again = ArrayStore("ns", root=tmp_path)
+    for k, a in zip("abcd", arrays):
+        got = again.get(k)
+        assert got.shape == a.shape and np.array_equal(got, a) and not got.flags.writeable
+    with pytest.raises(ValueError):
+        store.put_block(["x"], flat, shapes)  # one key for four arrays
+
+
+def test_one_checksum_per_block_not_per_array(tmp_path, monkeypatch):
+    rng = np.random.default_rng(1)
+    store = ArrayStore("ns", root=tmp_path)
+    for b in range(2):  # two encoder batches of 64 arrays each
+        _, flat, shapes = _batch(rng, [5] * 64)
+        store.put_block([f"{b}-{i}" for i in range(64)], flat, shapes)
+    calls = []
+    real = cache.checksum
+    monkeypatch.setattr(cache, "checksum", lambda data: calls.append(len(memoryview(data).cast("B"))) or real(data))
+    store.flush()
+    assert len(calls) == 2 + 1  # two blocks + the index's seal
+    assert len(list(store.folder.glob("*.npy"))) == 1  # one shard file for both batches
+    calls.clear()
+    again = ArrayStore("ns", root=tmp_path)
+    calls.clear()
+    for i in range(64):
+        again.get(f"0-{i}")
+    assert len(calls) == 1  # the first read of a block verifies it, once
+
+
+def test_background_flush_keeps_arrays_readable_and_writes_them(tmp_path, monkeypatch):
+    rng = np.random.default_rng(2)
+    arrays, flat, shapes = _batch(rng, [2, 3])
+    store = ArrayStore("ns", root=tmp_path)
+    gate = threading.Event()
+    real = cache._atomic_write
+
+    def slow_write(path, data):  # the writer thread waits until the test has read meanwhile
+        gate.wait(10)
+        real(path, data)
+
+    monkeypatch.setattr(cache, "_atomic_write", slow_write)
+    store.put_block(["a", "b"], flat, shapes)
+    store.flush(wait=False)
+    assert not list(store.folder.glob("*.npy")) if store.folder.exists() else True
+    assert np.array_equal(store.get("b"), arrays[1]) and len(store) == 2  # served from memory meanwhile
+    gate.set()
+    store.wait()
+    assert len(list(store.folder.glob("*.npy"))) == 1
+    assert np.array_equal(ArrayStore("ns", root=tmp_path).get("a"), arrays[0])
+    assert store.write_seconds > 0
+
+
+def test_a_corrupt_block_drops_its_shard(tmp_path):
+    cache._REPORTED.clear()
+    rng = np.random.default_rng(3)
+    arrays, flat, shapes = _batch(rng, [4, 4])
+    store = ArrayStore("ns", root=tmp_path)
+    store.put_block(["a", "b"], flat, shapes)
+    store.flush()
+    (npy,) = store.folder.glob("*.npy")
+    raw = bytearray(npy.read_bytes())
+    raw[-1] ^= 0x01  # a flipped bit in the last array
+    npy.write_bytes(bytes(raw))
+    again = ArrayStore("ns", root=tmp_path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert again.get("a") is None and again.get("b") is None  # never a wrong array
+    assert [w for w in caught if issubclass(w.category, CacheWarning)]
+    assert not npy.exists()  # dropped: recomputed next time
