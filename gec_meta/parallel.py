@@ -199,16 +199,39 @@ class _Unpicklable(Exception):
         self.k, self.text = k, text
 
 
-def _init_worker(fn, context, chunks, threads_each: int) -> None:
-    """Pool initializer: keep the work, cap the native thread pools of this worker."""
+def _init_worker(fn, context, chunks, threads_each: int | None) -> None:
+    """Pool initializer: keep the work; cap the native thread pools of a spawned worker
+    (``threads_each``; forked workers inherit the caps, :func:`_thread_caps`)."""
     global _WORKER_STATE, _IN_WORKER
     _WORKER_STATE = (fn, context, chunks)
     _IN_WORKER = True
-    from threadpoolctl import threadpool_limits
+    if threads_each is not None:
+        _thread_caps(threads_each).__enter__()
 
-    threadpool_limits(threads_each)  # BLAS and OpenMP
-    if "torch" in sys.modules:
-        sys.modules["torch"].set_num_threads(threads_each)
+
+class _thread_caps:
+    """Context: BLAS/OpenMP (threadpoolctl) and torch (if loaded) on ``n`` threads, restored
+    on exit.  Around the fork, so the workers start capped: one library scan (~10 ms) in this
+    process instead of one per worker."""
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def __enter__(self):
+        from threadpoolctl import threadpool_limits
+
+        self._limits = threadpool_limits(self.n)  # BLAS and OpenMP
+        self._torch = sys.modules.get("torch")
+        if self._torch is not None:
+            self._torch_threads = self._torch.get_num_threads()
+            self._torch.set_num_threads(self.n)
+        return self
+
+    def __exit__(self, *exc):
+        self._limits.restore_original_limits()
+        if self._torch is not None:
+            self._torch.set_num_threads(self._torch_threads)
+        return False
 
 
 def _run_chunk(k: int) -> list:
@@ -344,10 +367,16 @@ def _pool_map(fn, context, chunk_list, results, workers, threads_each, method, b
         # monitor).  The workers run only the pure function on inherited data; they take no
         # lock those threads could hold.
         warnings.filterwarnings("ignore", message=".*fork.*", category=DeprecationWarning)
+        forked = method == "fork"
         pool = ProcessPoolExecutor(workers, mp_context=mp.get_context(method), initializer=_init_worker,
-                                   initargs=(fn, context, chunk_list, threads_each))
+                                   initargs=(fn, context, chunk_list, None if forked else threads_each))
         try:
-            futures = {pool.submit(_run_chunk, k): k for k in range(len(chunk_list))}
+            if forked:  # the workers are forked at the first submit and inherit the caps
+                with _thread_caps(threads_each):
+                    futures = {pool.submit(_run_chunk, 0): 0}
+            else:
+                futures = {pool.submit(_run_chunk, 0): 0}
+            futures.update({pool.submit(_run_chunk, k): k for k in range(1, len(chunk_list))})
             pending = set(futures)
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)

@@ -148,8 +148,12 @@ def _worker_threads(context, idx):
 
 
 def test_workers_run_one_blas_thread_and_never_nest():
+    from threadpoolctl import threadpool_info
+
+    before = threadpool_info()
     out = parallel.parallel_map(_worker_threads, 8, threads=2, min_work=0)
     assert set(out) == {(1, 1)}
+    assert threadpool_info() == before  # this process's own limits are restored
 
 
 def test_small_inputs_run_in_this_process(no_pool):
@@ -314,8 +318,8 @@ def test_bertscore_greedy_matching_bit_identical_across_threads(monkeypatch, poo
                                    rtol=0, atol=1e-12)
 
 
-@pytest.mark.parametrize("name", ["gotoscorer", "gotoscorer_unweighted"])
-def test_gotoscorer_bit_identical_across_threads(monkeypatch, gjg15_head, pools, name):
+@pytest.mark.parametrize("name,ref_id", [("gotoscorer", 0), ("gotoscorer", -1), ("gotoscorer_unweighted", 0)])
+def test_gotoscorer_bit_identical_across_threads(monkeypatch, gjg15_head, pools, name, ref_id):
     from gec_meta.metrics.edit import gotoscorer
     from gec_meta.metrics.registry import metric_class
 
@@ -324,10 +328,12 @@ def test_gotoscorer_bit_identical_across_threads(monkeypatch, gjg15_head, pools,
     cls = metric_class(name)
     stats = []
     for t in THREADS:
-        metric = cls(threads=t, ref_id=-1).bind(sources, hyps, texts)
+        metric = cls(threads=t, ref_id=ref_id).bind(sources, hyps, texts)
         stats.append(metric.statistics(sources, hyps, texts))
     assert stats[0].shape == (13, 40, 2, 4) and stats[0].sum() > 0
     assert all(np.array_equal(stats[0], s) for s in stats[1:])
+    if ref_id == 0:  # the scored reference's statistics repeated on the reference axis
+        assert np.array_equal(stats[0][:, :, 1], stats[0][:, :, 0])
     assert len(pools) >= 2
 
 

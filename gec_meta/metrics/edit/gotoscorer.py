@@ -323,7 +323,7 @@ class GoToScorer(PRFMetric):
         for n, counts in enumerate(rows):  # counts: (S, R', 4)
             out[:, n, ids] = counts
             if len(ids) == 1:
-                out[:, n, :] = out[:, n, ids[0]]
+                out[:, n] = out[:, n, ids[0]][:, None]
         return out
 
 

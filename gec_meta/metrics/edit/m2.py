@@ -36,9 +36,10 @@ from gec_meta.parallel import parallel_map
 
 GoldKey = tuple[tuple[int, int, str, tuple[str, ...]], ...]
 
-#: Work (characters of the source x characters of the hypotheses, summed over sentences) from
-#: which M2's matching starts worker processes: forking two workers and moving ~10k matches
-#: back costs ~50 ms on 2 cores, what ~0.1 s of lattices (~2e6 units) saves (measured on GJG15).
+#: Work (characters of the source x characters of the hypothesis, summed over the distinct
+#: (sentence, hypothesis) lattices) from which M2's matching starts worker processes: forking
+#: two workers and moving the matches back costs ~30 ms on 2 cores, what ~0.1 s of lattices
+#: (~2e6 units) saves (measured on GJG15).
 MIN_PARALLEL_WORK = 2_000_000
 
 
@@ -116,18 +117,29 @@ class M2(EditMetric):
         for r in references:
             if len(r) != N:
                 raise ValueError(f"references have {len(r)} sentences, sources {N}")
-        # Work of sentence n ~ lattice size: source length x each system's hypothesis length.
-        work = [(len(sources[n]) + 1) * sum(len(h[n]) + 1 for h in hypotheses) for n in range(N)]
-        # The options, not the metric: a PT-M2 metric holds its encoder (spawned workers unpickle this).
-        context = (self.max_unchanged_words, self.ignore_whitespace_casing, sources, hypotheses, references)
-        rows = parallel_map(_match_sentences, N, context, threads=self.threads,
-                            work=work, min_work=MIN_PARALLEL_WORK, desc="M2 lattices", unit="sentence")
-        out = np.empty((S, N, R), dtype=object)
-        for n, row in enumerate(rows):
+        # One task item per distinct (sentence, hypothesis): its lattice and best paths.
+        items: list[tuple[int, str]] = []
+        index = np.empty((S, N), dtype=np.int64)
+        for n in range(N):
+            seen: dict[str, int] = {}
             for s in range(S):
-                for r in range(R):
-                    out[s, n, r] = row[s][r]
-        return out
+                hyp = " ".join(hypotheses[s][n].split())
+                k = seen.get(hyp)
+                if k is None:
+                    k = seen[hyp] = len(items)
+                    items.append((n, hyp))
+                index[s, n] = k
+        # Work of an item ~ lattice size: source length x hypothesis length.
+        work = [(len(sources[n]) + 1) * (len(hyp) + 1) for n, hyp in items]
+        # The options, not the metric: a PT-M2 metric holds its encoder (spawned workers unpickle this).
+        context = (self.max_unchanged_words, self.ignore_whitespace_casing, sources, references, items)
+        rows = parallel_map(_match_items, len(items), context, threads=self.threads, work=work,
+                            min_work=MIN_PARALLEL_WORK, desc="M2 lattices", unit="lattice")
+        table = np.empty((len(items), R), dtype=object)
+        for k, row in enumerate(rows):
+            for r, m in enumerate(row):
+                table[k, r] = m
+        return table[index]  # (S, N, R): every system's item
 
     # ----------------------------------------------------------------- stage 2
     def best_reference(self, stats: np.ndarray) -> np.ndarray:
@@ -185,34 +197,25 @@ def _edit_match(lat, gold: GoldKey, ignore_whitespace_casing: bool) -> EditMatch
     return EditMatch(hyp, ref, res.hyp_matched, tuple(m is not None for m in res.gold_matched))
 
 
-def _match_sentence(max_unchanged_words: int, ignore_whitespace_casing: bool, sources, hypotheses,
-                    references, n: int) -> list[list[EditMatch]]:
-    """The (S, R) matches of sentence n (arguments as :meth:`M2.match`); identical
-    (hypothesis, gold) pairs share one object."""
-    source = " ".join(sources[n].split())
-    golds = [_gold_key(ref[n]) for ref in references]
-    lattices: dict[str, object] = {}
-    results: dict[tuple[str, GoldKey], EditMatch] = {}
-    row = []
-    for h in hypotheses:
-        hyp = " ".join(h[n].split())
-        cells = []
-        for gold in golds:
-            key = (hyp, gold)
-            m = results.get(key)
+def _match_items(context, ks: list[int]) -> list[list[EditMatch]]:
+    """:func:`~gec_meta.parallel.parallel_map` task: for every item k = (sentence n,
+    normalised hypothesis) of ``ks``, its match against each annotator's gold edits, shape (R,)
+    (context: max_unchanged_words, ignore_whitespace_casing, sources, references, items)."""
+    max_unchanged_words, ignore_whitespace_casing, sources, references, items = context
+    out = []
+    for k in ks:
+        n, hyp = items[k]
+        lat = make_lattice(" ".join(sources[n].split()), hyp, max_unchanged_words)
+        results: dict[GoldKey, EditMatch] = {}  # identical gold edits (e.g. a copied annotator) share one
+        row = []
+        for ref in references:
+            gold = _gold_key(ref[n])
+            m = results.get(gold)
             if m is None:
-                lat = lattices.get(hyp)
-                if lat is None:
-                    lat = lattices[hyp] = make_lattice(source, hyp, max_unchanged_words)
-                m = results[key] = _edit_match(lat, gold, ignore_whitespace_casing)
-            cells.append(m)
-        row.append(cells)
-    return row
-
-
-def _match_sentences(context, ns: list[int]) -> list[list[list[EditMatch]]]:
-    """:func:`~gec_meta.parallel.parallel_map` task: the matches of sentences ``ns``."""
-    return [_match_sentence(*context, n) for n in ns]
+                m = results[gold] = _edit_match(lat, gold, ignore_whitespace_casing)
+            row.append(m)
+        out.append(row)
+    return out
 
 
 def _cep(stats: np.ndarray) -> list:
