@@ -25,7 +25,7 @@ processes:
   raised again by running its chunk in this process.  A worker that dies (killed for memory,
   or a spawned worker that cannot import the user's ``__main__``) leaves its chunks to this
   process, with a warning.
-* **A progress bar** (tqdm, on a terminal) for work above ``min_work``.
+* **A progress bar** (tqdm, on a terminal or in a notebook) for work that lasts over a second.
 
 ``threads=None`` means :func:`default_threads`: the cores this job may use.
 
@@ -279,7 +279,8 @@ def parallel_map(
             pairs grouped by source sentence); together they must hold every index once.
             They must not depend on ``threads``.
         desc, unit: the progress bar's label and unit.
-        progress: show a progress bar (on a terminal) when the work reaches ``min_work``.
+        progress: show a progress bar (on a terminal or in a notebook) once the work has
+            lasted a second.
         blas_threads: BLAS/OpenMP threads of each worker (None: its share, threads // workers;
             1 for a stage whose numbers must not depend on BLAS threading).
 
@@ -349,10 +350,15 @@ def _daemonic() -> bool:
 
 
 def _bar(count: int, desc: str, unit: str, workers: int):
+    """A tqdm bar on a terminal or in a notebook, shown once the work has taken a second; None
+    elsewhere (logs, batch jobs: tqdm is not even imported)."""
+    stderr = sys.stderr
+    if "ipykernel" not in sys.modules and not (stderr is not None and hasattr(stderr, "isatty") and stderr.isatty()):
+        return None
     from tqdm.auto import tqdm
 
     label = f"{desc} ({workers} workers)" if workers > 1 else desc
-    return tqdm(total=count, desc=label or None, unit=unit, disable=None, leave=False)
+    return tqdm(total=count, desc=label or None, unit=unit, disable=None, leave=False, delay=1.0)
 
 
 def _pool_map(fn, context, chunk_list, results, workers, threads_each, method, bar) -> None:
