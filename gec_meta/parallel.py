@@ -35,6 +35,7 @@ pool starts.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
@@ -209,6 +210,23 @@ def _init_worker(fn, context, chunks, threads_each: int | None) -> None:
         _thread_caps(threads_each).__enter__()
 
 
+@contextlib.contextmanager
+def _gc_frozen():
+    """This process's objects out of the garbage collector's reach while the workers fork:
+    a worker's collections then never write to the pages it shares with this process (no
+    copy-on-write of the whole heap; Python's ``gc.freeze`` advice for fork without exec)."""
+    import gc
+
+    if gc.get_freeze_count():  # someone froze objects on purpose: leave their state alone
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 class _thread_caps:
     """Context: BLAS/OpenMP (threadpoolctl) and torch (if loaded) on ``n`` threads, restored
     on exit.  Around the fork, so the workers start capped: one library scan (~10 ms) in this
@@ -378,7 +396,7 @@ def _pool_map(fn, context, chunk_list, results, workers, threads_each, method, b
                                    initargs=(fn, context, chunk_list, None if forked else threads_each))
         try:
             if forked:  # the workers are forked at the first submit and inherit the caps
-                with _thread_caps(threads_each):
+                with _thread_caps(threads_each), _gc_frozen():
                     futures = {pool.submit(_run_chunk, 0): 0}
             else:
                 futures = {pool.submit(_run_chunk, 0): 0}
