@@ -70,7 +70,8 @@ from gec_meta.metrics.edit.errant import given_or_extracted
 from gec_meta.parallel import parallel_map
 
 #: Work (characters of the hypotheses, summed over systems) from which CLEME's chunking starts
-#: worker processes (one system per task; ~0.1 s of work in one process, measured on GJG15).
+#: worker processes (one system per task): ~0.2 s of it in one process (4-7e-7 CPU s per unit
+#: on GJG15 slices, AMD EPYC); a 2-worker pool costs ~30 ms of CPU to start and stop.
 MIN_PARALLEL_WORK = 300_000
 
 # (o_start, o_end, c_start, c_end) of one edit.

@@ -47,7 +47,8 @@ from gec_meta.metrics.edit.core import PRFMetric
 from gec_meta.parallel import parallel_map
 
 #: Work (source characters x corrections, summed over sentences) from which GoToScorer's
-#: chunking and judging start worker processes (~0.1 s of it in one process; measured on GJG15).
+#: chunking and judging start worker processes: ~0.2 s of it in one process (6-8e-7 CPU s per
+#: unit on GJG15 slices, AMD EPYC); a 2-worker pool costs ~30 ms of CPU to start and stop.
 MIN_PARALLEL_WORK = 300_000
 
 

@@ -37,10 +37,10 @@ from gec_meta.parallel import parallel_map
 GoldKey = tuple[tuple[int, int, str, tuple[str, ...]], ...]
 
 #: Work (characters of the source x characters of the hypothesis, summed over the distinct
-#: (sentence, hypothesis) lattices) from which M2's matching starts worker processes: forking
-#: two workers and moving the matches back costs ~30 ms on 2 cores, what ~0.1 s of lattices
-#: (~2e6 units) saves (measured on GJG15).
-MIN_PARALLEL_WORK = 2_000_000
+#: (sentence, hypothesis) lattices) from which M2's matching starts worker processes: ~0.15 s
+#: of lattices in one process (2-3e-8 CPU s per unit on GJG15 slices, AMD EPYC); a 2-worker
+#: pool costs ~30 ms of CPU to start and stop, and moving the matches back ~4% of the work.
+MIN_PARALLEL_WORK = 5_000_000
 
 
 def _gold_key(gold: Sequence) -> GoldKey:
