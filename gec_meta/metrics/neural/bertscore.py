@@ -106,9 +106,11 @@ def _single_thread_blas():
 
 
 #: Work (candidate tokens x reference tokens, summed) from which the greedy matching starts
-#: worker processes: ~0.15 s of matching in one process (5e-8 CPU s per unit with 384-dim
-#: states, AMD EPYC); a 2-worker pool costs ~30 ms of CPU to start and stop.
-MIN_PARALLEL_WORK = 3_000_000
+#: worker processes: ~0.3 s of matching in one process (4-5e-8 CPU s per unit with 384-dim
+#: states, AMD EPYC).  Forking a process that holds torch and a model costs more than forking
+#: a plain one: ~75 ms of CPU here for two workers (PT-M2 with MiniLM, 1.1 GB resident), so
+#: 0.23 s of matching (GJG15's first 300 sentences) only went to ~0.21 s with two workers.
+MIN_PARALLEL_WORK = 6_000_000
 
 
 def _score_grouped(
