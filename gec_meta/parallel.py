@@ -29,6 +29,11 @@ processes:
 
 ``threads=None`` means :func:`default_threads`: the cores this job may use.
 
+Built on :class:`concurrent.futures.ProcessPoolExecutor` rather than joblib: joblib's loky
+workers are started once and reused, so every call would pickle its context to them (GJG15's
+texts and edits, BERTScore's token vectors; the spaCy model would be loaded in each), where a
+pool forked per call with the context in its initializer shares all of it for free.
+
 Only the standard library is imported here; ``multiprocessing``, threadpoolctl and tqdm when a
 pool starts.
 """
