@@ -362,3 +362,14 @@ def test_no_pool_for_small_inputs_or_cached_statistics(monkeypatch, gjg15_head, 
     first = compute_statistics(M2(threads=2), sources, hyps, gold)  # cold: fills the cache
     monkeypatch.setattr(parallel, "_pool_map", lambda *a, **k: pytest.fail("pool on a warm run"))
     assert np.array_equal(compute_statistics(M2(threads=2), sources, hyps, gold), first)
+
+
+def test_threads_is_in_no_signature_or_cache_key(gjg15_head):
+    from gec_meta.api import load_metric
+
+    sources, hyps, _, texts = gjg15_head
+    for name, overrides in (("m2", ()), ("sentm2", ()), ("cleme_independent", ()), ("pt_m2", ("encoder=minilm",))):
+        one, three = (load_metric(name, *overrides, f"threads={t}") for t in (1, 3))
+        assert one.signature() == three.signature() and one.cache_key() == three.cache_key(), name
+    one, three = (load_metric("gotoscorer", threads=t).bind(sources, hyps, texts) for t in (1, 3))
+    assert one.signature() == three.signature() and one.cache_key() == three.cache_key()
