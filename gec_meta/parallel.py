@@ -344,6 +344,8 @@ def parallel_map(
                 if bar is not None:
                     bar.update(len(c))
         else:
+            log.debug("%s: %d items in %d chunks, %d %s workers", desc or fn.__name__, count, len(chunk_list),
+                      workers, method)
             _pool_map(fn, context, chunk_list, results, workers, blas_threads or allowed // workers, method, bar)
     finally:
         if bar is not None:
