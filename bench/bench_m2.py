@@ -1,7 +1,7 @@
 """Benchmark of our m2scorer re-implementation (M2).
 
 1. The full GJG15 run: 13 CoNLL-2014 outputs (12 teams + INPUT) x 1,312 sentences against the
-   2-annotator official M2.
+   2-annotator official M2, with threads=1 and threads = the machine's cores (same bits).
 2. GMEG-Wiki test (992 sentences): every system file of ``gmeg/test/wiki`` against gold edits
    of ref0..ref3.  GMEG has no M2, so the gold edits of ref k are *m2scorer's own edits of the
    reference*: the best path of the (source, ref k) lattice with no gold edits (merged
@@ -18,9 +18,12 @@ Run:  .venv/bin/python bench/bench_m2.py
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -28,25 +31,34 @@ sys.path.insert(0, str(ROOT))
 from gec_meta.data.io import read_lines  # noqa: E402
 from gec_meta.data.m2 import GoldEdit, read_m2  # noqa: E402
 from gec_meta.metrics.edit.m2 import M2  # noqa: E402
+from gec_meta.parallel import available_cores  # noqa: E402
 from gec_meta.edits.m2scorer import (  # noqa: E402
     BoundedLattice, Lattice, _lattice_edges, build_lattice, make_lattice, path_edits,
     score_annotator,
 )
 
-DATA = ROOT.parent / "shared" / "data"
+DATA = Path(os.environ.get("GEC_META_DATA") or ROOT.parent / "shared" / "data")
 SYSTEMS = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
 
 
 def bench_gjg15() -> None:
+    """GJG15 statistics with threads=1 and with every core (gec_meta.parallel), same bits."""
     sents = read_m2(DATA / "conll14" / "conll14st-test.m2", expected=1312)
     refs = [[s.edits_of(a) if a in s.annotators else s.edits_of(0) for s in sents] for a in (0, 1)]
     hyps = [read_lines(DATA / "gjg15/original/official_submissions" / x, expected=1312) for x in SYSTEMS]
-    metric = M2()
-    t = time.perf_counter()
-    stats = metric.statistics([s.source for s in sents], hyps, refs)
-    wall = time.perf_counter() - t
+    cores = available_cores()
+    runs = {}
+    for threads in sorted({1, cores}):
+        metric = M2(threads=threads)
+        t = time.perf_counter()
+        stats = metric.statistics([s.source for s in sents], hyps, refs)
+        runs[threads] = (time.perf_counter() - t, stats)
+    one, stats = runs[1]
+    same = all(np.array_equal(stats, s) for _, s in runs.values())
+    print("GJG15 M2: 13 systems x 1312 sentences: "
+          + ", ".join(f"threads={t}: {w:.1f} s" for t, (w, _) in runs.items())
+          + (f" ({runs[cores][0] / one:.2f}x)" if cores > 1 else "") + f", identical: {'yes' if same else 'NO'}")
     p, r, f = metric.corpus_prf(stats)
-    print(f"GJG15 M2: 13 systems x 1312 sentences: {wall:.1f} s")
     for x, pp, rr, ff in zip(SYSTEMS, p, r, f):
         print(f"  {x:6s} P {pp:.4f} R {rr:.4f} F0.5 {ff:.4f}")
 
@@ -69,7 +81,7 @@ def bench_gmeg() -> tuple[int, str]:
     golds = [[ref_gold(src[i], refs[k][i], k) for i in range(len(src))] for k in range(4)]
     t_gold = time.perf_counter() - t0
     per_sent = []
-    metric = M2()
+    metric = M2(threads=1)  # one sentence per call: no pool
     t0 = time.perf_counter()
     for i in range(len(src)):
         t = time.perf_counter()

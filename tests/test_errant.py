@@ -62,13 +62,26 @@ def test_errant_reproduces_rethinking_table1(data_root, setting):
 
 
 def test_parse_workers_follow_threads(monkeypatch):
-    from gec_meta.edits.extract import worker_count
+    from gec_meta import parallel
+    from gec_meta.edits import extract
 
-    monkeypatch.setenv("GEC_META_THREADS", "3")  # the environment is not read
-    assert worker_count(5000, threads=1) == 1  # a sweep job given one core parses in-process
-    assert worker_count(5000, threads=3) == 3 and worker_count(199, threads=3) == 1  # small batches stay in-process
-    assert worker_count(10, threads=1, workers=2) == 2  # an explicit worker count wins
-    assert worker_count(5000) == min(__import__("os").cpu_count() or 1, 4)
+    monkeypatch.setenv("GEC_META_THREADS", "3")  # the environment is not read below the Hydra edge
+    monkeypatch.delenv("SLURM_CPUS_PER_TASK", raising=False)
+    monkeypatch.delenv("SLURM_CPUS_ON_NODE", raising=False)
+    assert parallel.default_threads() == parallel.available_cores()
+    seen = []
+
+    def spy(fn, count, context, *, threads, **kwargs):
+        seen.append(threads)
+        return [()] * count
+
+    monkeypatch.setattr(extract, "parallel_map", spy)
+    monkeypatch.setattr(extract, "load_annotator", lambda: None)
+    pairs = {str(i): (f"a{i} b", f"a{i} c") for i in range(3)}
+    extract.ErrantExtractor(progress=False)._compute(dict(pairs), threads=1)
+    extract.ErrantExtractor(progress=False, workers=2)._compute(dict(pairs), threads=1)  # an explicit count wins
+    extract.ErrantExtractor(progress=False)._compute(dict(pairs))
+    assert seen == [1, 2, None]
 
 
 def test_chunks_keep_sources_together_and_balance_tokens():

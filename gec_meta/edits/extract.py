@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
-import os
+import heapq
 import warnings
 from contextlib import contextmanager
 from typing import Callable, Iterator, Sequence
@@ -25,6 +25,7 @@ from gec_meta.cache import KeyValueStore, code_version, text_hash
 from gec_meta.edits.edit import Edit
 from gec_meta.errors import DataError, InputWarning
 from gec_meta.edits.spacy_speed import spacy_speedups
+from gec_meta.parallel import MAX_CHUNKS, parallel_map
 
 #: The most tokens (whitespace-separated) a source or corrected text may have for ERRANT.
 #: ERRANT's rule merger (upstream ``errant/en/merger.py``) is super-cubic in the length of a run
@@ -43,6 +44,9 @@ class SentenceTooLong(DataError):
         self.pair, self.tokens, self.target, self.where = pair, tokens, target, where
         super().__init__(f"{where}{tokens} tokens: longer than ERRANT's limit of {MAX_TOKENS} tokens per sentence "
                          f"(its merger would take minutes and GBs); shorten or split the line", path, line)
+
+    def __reduce__(self):  # crosses process boundaries (gec_meta.parallel) with its fields
+        return (SentenceTooLong, (self.pair, self.tokens, self.target, self.path, self.line, self.where))
 
     def located(self, where: str, path=None, line=None) -> "SentenceTooLong":
         return SentenceTooLong(self.pair, self.tokens, self.target, path, line, where)
@@ -150,29 +154,20 @@ def annotate_pairs(pairs: Sequence[tuple[str, str]], batch_size: int = 256) -> l
                                        c_feat=features[t])) for s, t in pairs]
 
 
-def _one_blas_thread() -> None:
-    """Pool initializer: each forked worker multiplies on one thread (workers x threads <= cores)."""
-    from threadpoolctl import threadpool_limits
+#: New pairs from which extraction starts worker processes.  Workers are forked after the model
+#: is loaded (no reload), but each starts with cold vocabulary and memos: two workers beat one
+#: from ~200 pairs on (SEEDA pairs, 2 cores: 200 pairs 0.69 -> 0.57 s, 800 pairs 1.39 -> 1.01 s).
+MIN_PARALLEL_PAIRS = 200
 
-    threadpool_limits(1, user_api="blas")
+#: Pairs per chunk (grouped by source): enough texts for a full ``nlp.pipe`` batch, small enough
+#: to keep the progress bar moving and every worker busy to the end.
+CHUNK_PAIRS = 150
 
 
-def worker_count(num_pairs: int, threads: int | None = None, workers: int | None = None) -> int:
-    """How many processes parse ``num_pairs`` new pairs.
-
-    Args:
-        num_pairs: pairs still to annotate.
-        threads: the CPU threads this job may use (the run's ``threads`` option, e.g. one of
-            two parallel sweep jobs on 2 cores); None = up to 4 cores of the machine.
-        workers: an explicit process count (wins over ``threads``).
-    """
-    if workers:
-        return max(1, int(workers))
-    cap = max(1, int(threads)) if threads is not None else min(os.cpu_count() or 1, 4)
-    # Workers are forked after the model is loaded (no reload), but each starts with cold
-    # vocabulary and memos: two workers beat one from ~200 pairs on (SEEDA pairs, 2 cores:
-    # 200 pairs 0.69 -> 0.57 s, 800 pairs 1.39 -> 1.01 s).
-    return cap if num_pairs >= 200 else 1
+def _annotate_chunk(context, idx: list[int]) -> list[tuple[EditTuple, ...]]:
+    """:func:`~gec_meta.parallel.parallel_map` task: the edit tuples of pairs ``idx``."""
+    pairs, batch_size = context
+    return annotate_pairs([pairs[i] for i in idx], batch_size)
 
 
 def _split_by_source(pairs: Sequence[tuple[str, str]], parts: int) -> list[list[int]]:
@@ -192,29 +187,33 @@ def _split_by_source(pairs: Sequence[tuple[str, str]], parts: int) -> list[list[
         return sum(len(t.split()) + 1 for t in texts)
 
     weighted = sorted(((work(idx), idx) for idx in by_source.values()), key=lambda x: -x[0])
-    groups: list[tuple[int, list[int]]] = [(0, []) for _ in range(parts)]
+    loads = [0] * parts
+    groups: list[list[int]] = [[] for _ in range(parts)]
+    heap = [(0, k) for k in range(parts)]  # (load, group): the least loaded, the first on ties
     for w, idx in weighted:
-        k = min(range(parts), key=lambda g: groups[g][0])
-        groups[k] = (groups[k][0] + w, groups[k][1] + idx)
-    return [g for _, g in sorted(groups, key=lambda x: -x[0]) if g]
+        load, k = heapq.heappop(heap)
+        loads[k] = load + w
+        groups[k].extend(idx)
+        heapq.heappush(heap, (loads[k], k))
+    order = sorted(range(parts), key=lambda k: -loads[k])
+    return [groups[k] for k in order if groups[k]]
 
 
 class ErrantExtractor:
     """Batched, deduplicated, disk-cached ERRANT edit extraction.
 
-    Work is split over :func:`worker_count` processes (up to ``threads``, or the number of
-    cores, for batches of 200+ new pairs), grouped by source sentence; each worker parses its
-    distinct texts once with ``nlp.pipe``.  Workers are forked after the model is loaded (no
-    reload, and no ``if __name__ == "__main__"`` guard needed in user scripts); they only run
-    spaCy/ERRANT, each with one BLAS thread.  Where ``fork`` is unavailable the work runs
-    in-process.
+    New pairs are cut into chunks of ~150 pairs grouped by source sentence, and
+    :func:`gec_meta.parallel.parallel_map` runs them in up to ``threads`` processes (from
+    :data:`MIN_PARALLEL_PAIRS` new pairs on); each chunk parses its distinct texts once with
+    ``nlp.pipe``.  Workers are forked after the model is loaded (no reload); they only run
+    spaCy/ERRANT, each with one BLAS thread.
 
     Use the process-wide instance :func:`errant_extractor` (one in-memory view of the edit
     store); build another only to isolate a test.
 
     Args:
         batch_size: spaCy ``nlp.pipe`` batch size.
-        progress: show a progress bar for 200+ new pairs.
+        progress: show a progress bar for :data:`MIN_PARALLEL_PAIRS` or more new pairs.
         workers: explicit worker-process count (None: from each call's ``threads``).
     """
 
@@ -240,7 +239,7 @@ class ErrantExtractor:
         Args:
             pairs: shape (P,), tokenised (source, target) strings.
             threads: CPU threads this job may use (caps the worker processes; None = the
-                machine's cores, at most 4).
+                job's cores, :func:`gec_meta.parallel.default_threads`).
 
         Returns:
             shape (P,): the edits of each pair, in ERRANT's order (noop/UNK included; callers
@@ -275,32 +274,14 @@ class ErrantExtractor:
     def _compute(self, todo: dict[str, tuple[str, str]], threads: int | None = None) -> None:
         keys = list(todo)
         pairs = [todo[k] for k in keys]
-        workers = worker_count(len(pairs), threads, self.workers)
-        show = self.progress and len(pairs) >= 200
-        if workers == 1 or "fork" not in __import__("multiprocessing").get_all_start_methods():
-            results = annotate_pairs(pairs, self.batch_size)
-        else:
-            import multiprocessing as mp
-            from concurrent.futures import ProcessPoolExecutor, as_completed
-
-            from tqdm.auto import tqdm
-
-            # Chunks of ~300 pairs (grouped by source, balanced by tokens, heaviest first) keep
-            # the progress bar moving and the workers busy to the end.
-            chunks = _split_by_source(pairs, max(workers, len(pairs) // 300))
-            results = [None] * len(pairs)
-            bar = tqdm(total=len(pairs), desc=f"ERRANT ({workers} workers)", unit="pair",
-                       disable=None if show else True, leave=False)
-            load_annotator()  # loaded once here; forked workers inherit it
-            with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork"),
-                                     initializer=_one_blas_thread) as pool:
-                futures = {pool.submit(annotate_pairs, [pairs[i] for i in c], self.batch_size): c
-                           for c in chunks}
-                for fut in as_completed(futures):
-                    for i, edits in zip(futures[fut], fut.result()):
-                        results[i] = edits
-                    bar.update(len(futures[fut]))
-            bar.close()
+        load_annotator()  # loaded once here; forked workers inherit it
+        # Chunks of ~150 pairs sharing their sources, balanced by tokens, heaviest first; a
+        # function of the pairs only, so every ``threads`` parses the same batches.
+        chunks = _split_by_source(pairs, max(1, min(MAX_CHUNKS, len(pairs) // CHUNK_PAIRS)))
+        threads = self.workers or threads
+        results = parallel_map(_annotate_chunk, len(pairs), (pairs, self.batch_size), threads=threads,
+                               min_work=MIN_PARALLEL_PAIRS, chunks=chunks, desc="ERRANT", unit="pair",
+                               progress=self.progress)
         for key, edits in zip(keys, results):
             self.store.put(key, edits)  # plain tuples: the on-disk format
 

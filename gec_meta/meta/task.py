@@ -80,7 +80,7 @@ def _check_stats(metric: Metric, stats: np.ndarray, expected: tuple[int, int, in
 
 #: The code whose version enters every statistics cache key (:func:`gec_meta.cache.code_version`):
 #: the metrics and everything they compute with.
-STATISTICS_CODE = ("metrics", "edits", "encoders", "models", "llm")
+STATISTICS_CODE = ("metrics", "edits", "encoders", "models", "llm", "parallel.py")
 
 
 def _cached_entry_ok(array: np.ndarray, shape: tuple[int, ...]) -> bool:

@@ -139,8 +139,10 @@ class PRFMetric(Metric, abc.ABC):
             F_beta against each sentence's best reference: SentM2, SentERRANT, ...).  Keyword
             only; it changes the metric's :attr:`name` (``m2`` -> ``sentm2``) but, unless
             :attr:`level_in_statistics`, not its statistics or their cache key.
-        threads: CPU threads the statistics may use (ERRANT's worker processes); never part
-            of the signature.  Keyword only.
+        threads: CPU cores the statistics may use (the worker processes of ERRANT's
+            extraction and of the matching, :mod:`gec_meta.parallel`; None = the job's cores);
+            never part of the signature or the cache key (the bits do not depend on it).
+            Keyword only.
 
     Class attributes:
         corpus_name / sentence_name: :attr:`name` at each level.

@@ -44,6 +44,12 @@ from gec_meta.cache import text_hash
 from gec_meta.edits.extract import errant_edit_sets
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.edit.core import PRFMetric
+from gec_meta.parallel import parallel_map
+
+#: Work (source characters x corrections, summed over sentences) from which GoToScorer's
+#: chunking and judging start worker processes: ~0.2 s of it in one process (6-8e-7 CPU s per
+#: unit on GJG15 slices, AMD EPYC); a 2-worker pool costs ~30 ms of CPU to start and stop.
+MIN_PARALLEL_WORK = 300_000
 
 
 @dataclass(frozen=True)
@@ -251,11 +257,11 @@ class GoToScorer(PRFMetric):
         return opts
 
     # ----------------------------------------------------------------- chunks
-    def _chunks(self, sources: Sequence[str], texts: Sequence[Sequence[str]]) -> list[list[tuple[Chunk, ...]]]:
-        """Chunk sequences of every text of every correction set, shape (T, N)."""
+    def _edit_keys(self, sources: Sequence[str], texts: Sequence[Sequence[str]]) -> list[list[list[tuple]]]:
+        """(o_start, o_end, c_str) of the ERRANT edits of every text of every correction set,
+        shape (T, N, E)."""
         edit_sets = errant_edit_sets(sources, texts, self.threads)
-        return [[chunk_sequence(sources[n].split(), [e.key for e in edits[n]]) for n in range(len(sources))]
-                for edits in edit_sets]
+        return [[[e.key for e in edits[n]] for n in range(len(sources))] for edits in edit_sets]
 
     def _ref_ids(self, num_refs: int) -> list[int]:
         if self.ref_id == -1:
@@ -264,10 +270,13 @@ class GoToScorer(PRFMetric):
             raise ConfigError(f"metric.ref_id={self.ref_id} but the reference set has {num_refs} references")
         return [self.ref_id]
 
-    def _reference_chunks(self, sources, references) -> dict[tuple[int, int], tuple[Chunk, ...]]:
-        ids = self._ref_ids(len(references))
-        chunks = self._chunks(sources, [references[r] for r in ids])
-        return {(r, n): chunks[k][n] for k, r in enumerate(ids) for n in range(len(sources))}
+    def _per_sentence(self, task, sources, ref_keys, hyp_keys, extra=None) -> list:
+        """``task`` (a :func:`~gec_meta.parallel.parallel_map` task) over every sentence, with
+        the edits of the scored references (shape (R', N, E)) and hypotheses (shape (S, N, E))."""
+        N = len(sources)
+        work = [(len(sources[n]) + 1) * (len(ref_keys) + len(hyp_keys)) for n in range(N)]
+        return parallel_map(task, N, (sources, ref_keys, hyp_keys, extra), threads=self.threads, work=work,
+                            min_work=MIN_PARALLEL_WORK, desc="GoToScorer chunks", unit="sentence")
 
     depends_on_system_set: ClassVar[bool] = True
 
@@ -286,11 +295,11 @@ class GoToScorer(PRFMetric):
         """
         if not self.weighted:
             return self
-        ref_chunks = self._reference_chunks(sources, references)
-        hyp_chunks = self._chunks(sources, hypotheses)
-        weights = {}
-        for (r, n), rc in ref_chunks.items():
-            weights[(r, n)] = difficulty_weights(rc, [chunks[n] for chunks in hyp_chunks])
+        ids = self._ref_ids(len(references))
+        ref_keys = self._edit_keys(sources, [references[r] for r in ids])
+        hyp_keys = self._edit_keys(sources, hypotheses)
+        rows = self._per_sentence(_sentence_weights, sources, ref_keys, hyp_keys)
+        weights = {(r, n): rows[n][k] for k, r in enumerate(ids) for n in range(len(sources))}
         digest = text_hash(*sources, *(text_hash(*h) for h in sorted(hypotheses)))[:20]
         return dataclasses.replace(self, system_set=f"{len(hypotheses)}sys-{digest}", _weights=weights)
 
@@ -304,25 +313,54 @@ class GoToScorer(PRFMetric):
         if self.weighted and self._weights is None:
             metric = self.bind(sources, hypotheses, references)
         N, R, S = len(sources), len(references), len(hypotheses)
-        ref_chunks = metric._reference_chunks(sources, references)
-        hyp_chunks = metric._chunks(sources, hypotheses)
-        out = np.zeros((S, N, R, 4), dtype=np.float64)
         ids = metric._ref_ids(R)
-        for s in range(S):
-            for n in range(N):
-                index, edits = chunk_index(hyp_chunks[s][n])
-                for r in ids:
-                    rc = ref_chunks[(r, n)]
-                    w = metric._weights[(r, n)] if metric.weighted else (1.0,) * len(rc)
-                    if len(w) != len(rc):
-                        raise ValueError(
-                            f"GoToScorer weights for sentence #{n} reference #{r} have {len(w)} "
-                            f"entries for {len(rc)} chunks: bind() was called on other references"
-                        )
-                    out[s, n, r] = _counts([judge(c, index, edits) for c in rc], w)
-                if len(ids) == 1:
-                    out[s, n, :] = out[s, n, ids[0]]
+        ref_keys = metric._edit_keys(sources, [references[r] for r in ids])
+        hyp_keys = metric._edit_keys(sources, hypotheses)
+        weights = None
+        if metric.weighted:
+            weights = (ids, [[metric._weights[(r, n)] for r in ids] for n in range(N)])
+        rows = metric._per_sentence(_sentence_counts, sources, ref_keys, hyp_keys, weights)
+        out = np.zeros((S, N, R, 4), dtype=np.float64)
+        for n, counts in enumerate(rows):  # counts: (S, R', 4)
+            out[:, n, ids] = counts
+            if len(ids) == 1:
+                out[:, n] = out[:, n, ids[0]][:, None]
         return out
+
+
+def _sentence_weights(context, ns: list[int]) -> list[list[tuple[float, ...]]]:
+    """:func:`~gec_meta.parallel.parallel_map` task of :meth:`GoToScorer.bind`: the difficulty
+    weights of every scored reference's chunks of sentences ``ns``, shape (len(ns), R', C)."""
+    sources, ref_keys, hyp_keys, _ = context
+    out = []
+    for n in ns:
+        tokens = sources[n].split()
+        hyp_chunks = [chunk_sequence(tokens, keys[n]) for keys in hyp_keys]
+        out.append([difficulty_weights(chunk_sequence(tokens, keys[n]), hyp_chunks) for keys in ref_keys])
+    return out
+
+
+def _sentence_counts(context, ns: list[int]) -> list[np.ndarray]:
+    """:func:`~gec_meta.parallel.parallel_map` task of :meth:`GoToScorer.statistics`: the
+    weighted (tp, fp, fn, tn) of sentences ``ns``, each of shape (S, R', 4)."""
+    sources, ref_keys, hyp_keys, weights = context
+    out = []
+    for n in ns:
+        tokens = sources[n].split()
+        ref_chunks = [chunk_sequence(tokens, keys[n]) for keys in ref_keys]
+        counts = np.zeros((len(hyp_keys), len(ref_keys), 4))
+        for s, keys in enumerate(hyp_keys):
+            index, edits = chunk_index(chunk_sequence(tokens, keys[n]))
+            for k, rc in enumerate(ref_chunks):
+                w = (1.0,) * len(rc) if weights is None else weights[1][n][k]
+                if len(w) != len(rc):
+                    raise ValueError(
+                        f"GoToScorer weights for sentence #{n} reference #{weights[0][k]} have {len(w)} "
+                        f"entries for {len(rc)} chunks: bind() was called on other references"
+                    )
+                counts[s, k] = _counts([judge(c, index, edits) for c in rc], w)
+        out.append(counts)
+    return out
 
 
 @dataclass(frozen=True)

@@ -28,12 +28,18 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.config import integer, positive, valid
-from gec_meta.metrics.base import f_beta
 from gec_meta.edits.edit import Edit
 from gec_meta.metrics.edit.core import EditMatch, EditMetric
 from gec_meta.edits.m2scorer import choose_annotator, make_lattice, score_annotator
+from gec_meta.parallel import parallel_map
 
 GoldKey = tuple[tuple[int, int, str, tuple[str, ...]], ...]
+
+#: Work (characters of the source x characters of the hypothesis, summed over the distinct
+#: (sentence, hypothesis) lattices) from which M2's matching starts worker processes: ~0.15 s
+#: of lattices in one process (2-3e-8 CPU s per unit on GJG15 slices, AMD EPYC); a 2-worker
+#: pool costs ~30 ms of CPU to start and stop, and moving the matches back ~4% of the work.
+MIN_PARALLEL_WORK = 5_000_000
 
 
 def _gold_key(gold: Sequence) -> GoldKey:
@@ -110,36 +116,29 @@ class M2(EditMetric):
         for r in references:
             if len(r) != N:
                 raise ValueError(f"references have {len(r)} sentences, sources {N}")
-        out = np.empty((S, N, R), dtype=object)
+        # One task item per distinct (sentence, hypothesis): its lattice and best paths.
+        items: list[tuple[int, str]] = []
+        index = np.empty((S, N), dtype=np.int64)
         for n in range(N):
-            source = " ".join(sources[n].split())
-            golds = [_gold_key(references[r][n]) for r in range(R)]
-            lattices: dict[str, object] = {}
-            results: dict[tuple[str, GoldKey], EditMatch] = {}
+            seen: dict[str, int] = {}
             for s in range(S):
                 hyp = " ".join(hypotheses[s][n].split())
-                for r in range(R):
-                    key = (hyp, golds[r])
-                    m = results.get(key)
-                    if m is None:
-                        lat = lattices.get(hyp)
-                        if lat is None:
-                            lat = lattices[hyp] = make_lattice(source, hyp, self.max_unchanged_words)
-                        m = results[key] = self._edit_match(lat, golds[r])
-                    out[s, n, r] = m
-        return out
-
-    def _edit_match(self, lat, gold: GoldKey) -> EditMatch:
-        res = score_annotator(lat, [(s, e, c) for s, e, _, c in gold], self.ignore_whitespace_casing)
-        hyp = tuple(Edit.span(s, e, c, t) for s, e, _, c, t in res.hyp_edits)
-        ref = tuple(
-            Edit.span(s, e, m if m is not None else cors[0], t)
-            for (s, e, t, cors), m in zip(gold, res.gold_matched)
-        )
-        # EditMatch counts tp as matched hypothesis edits; m2scorer counts matched pairs.  They
-        # differ only if one hypothesis edit matches two gold edits of one annotator (duplicate
-        # A lines), which no dataset we use has.
-        return EditMatch(hyp, ref, res.hyp_matched, tuple(m is not None for m in res.gold_matched))
+                k = seen.get(hyp)
+                if k is None:
+                    k = seen[hyp] = len(items)
+                    items.append((n, hyp))
+                index[s, n] = k
+        # Work of an item ~ lattice size: source length x hypothesis length.
+        work = [(len(sources[n]) + 1) * (len(hyp) + 1) for n, hyp in items]
+        # The options, not the metric: a PT-M2 metric holds its encoder (spawned workers unpickle this).
+        context = (self.max_unchanged_words, self.ignore_whitespace_casing, sources, references, items)
+        rows = parallel_map(_match_items, len(items), context, threads=self.threads, work=work,
+                            min_work=MIN_PARALLEL_WORK, desc="M2 lattices", unit="lattice")
+        table = np.empty((len(items), R), dtype=object)
+        for k, row in enumerate(rows):
+            for r, m in enumerate(row):
+                table[k, r] = m
+        return table[index]  # (S, N, R): every system's item
 
     # ----------------------------------------------------------------- stage 2
     def best_reference(self, stats: np.ndarray) -> np.ndarray:
@@ -182,6 +181,40 @@ class M2(EditMetric):
                     ck, ek, gk = cep[s][n][k]
                     c, e, g = c + ck, e + ek, g + gk
         return best
+
+
+def _edit_match(lat, gold: GoldKey, ignore_whitespace_casing: bool) -> EditMatch:
+    res = score_annotator(lat, [(s, e, c) for s, e, _, c in gold], ignore_whitespace_casing)
+    hyp = tuple(Edit.span(s, e, c, t) for s, e, _, c, t in res.hyp_edits)
+    ref = tuple(
+        Edit.span(s, e, m if m is not None else cors[0], t)
+        for (s, e, t, cors), m in zip(gold, res.gold_matched)
+    )
+    # EditMatch counts tp as matched hypothesis edits; m2scorer counts matched pairs.  They
+    # differ only if one hypothesis edit matches two gold edits of one annotator (duplicate
+    # A lines), which no dataset we use has.
+    return EditMatch(hyp, ref, res.hyp_matched, tuple(m is not None for m in res.gold_matched))
+
+
+def _match_items(context, ks: list[int]) -> list[list[EditMatch]]:
+    """:func:`~gec_meta.parallel.parallel_map` task: for every item k = (sentence n,
+    normalised hypothesis) of ``ks``, its match against each annotator's gold edits, shape (R,)
+    (context: max_unchanged_words, ignore_whitespace_casing, sources, references, items)."""
+    max_unchanged_words, ignore_whitespace_casing, sources, references, items = context
+    out = []
+    for k in ks:
+        n, hyp = items[k]
+        lat = make_lattice(" ".join(sources[n].split()), hyp, max_unchanged_words)
+        results: dict[GoldKey, EditMatch] = {}  # identical gold edits (e.g. a copied annotator) share one
+        row = []
+        for ref in references:
+            gold = _gold_key(ref[n])
+            m = results.get(gold)
+            if m is None:
+                m = results[gold] = _edit_match(lat, gold, ignore_whitespace_casing)
+            row.append(m)
+        out.append(row)
+    return out
 
 
 def _cep(stats: np.ndarray) -> list:
