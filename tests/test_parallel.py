@@ -373,3 +373,31 @@ def test_threads_is_in_no_signature_or_cache_key(gjg15_head):
         assert one.signature() == three.signature() and one.cache_key() == three.cache_key(), name
     one, three = (load_metric("gotoscorer", threads=t).bind(sources, hyps, texts) for t in (1, 3))
     assert one.signature() == three.signature() and one.cache_key() == three.cache_key()
+
+
+@pytest.mark.parametrize("name", ["cleme", "cleme2"])
+def test_cleme_with_absent_annotators_bit_identical_across_threads(monkeypatch, gjg15_head, pools, name):
+    """A user's M2 whose annotator 1 has no line in every third sentence (missing_annotator=skip,
+    :class:`ReferenceRows`): the per-system tasks keep each sentence's present annotators, and
+    the stand-ins' rows repeat the first present one, with every threads."""
+    from gec_meta.data.refsets import ReferenceRows
+    from gec_meta.metrics.edit import cleme, cleme2
+
+    sources, hyps, _, texts = gjg15_head
+    present = [[True] * 40, [n % 3 != 0 for n in range(40)]]
+    refs = ReferenceRows([texts[0], [t if p else texts[0][n] for n, (t, p) in enumerate(zip(texts[1], present[1]))]],
+                         present)
+    monkeypatch.setattr(cleme, "MIN_PARALLEL_WORK", 0)
+    make = (lambda t: cleme.CLEME(mode="dependent", threads=t)) if name == "cleme" else \
+        (lambda t: cleme2.CLEME2(mode="dependent", threads=t))
+    stats = [make(t).statistics(sources, hyps, refs) for t in THREADS]
+    assert all(np.array_equal(stats[0], s) for s in stats[1:])
+    assert pools == [2, 3]
+    absent = [n for n in range(40) if not present[1][n]]
+    # a stand-in's row repeats the present annotator's: the sentence is scored against it alone
+    assert np.array_equal(stats[0][:, absent, 1], stats[0][:, absent, 0])
+    alone = make(1).statistics([sources[n] for n in absent], [[h[n] for n in absent] for h in hyps],
+                               [[texts[0][n] for n in absent]])
+    # CLEME's length bias is a mean over the system's sentences: compare the unweighted CLEME2 counts
+    if name == "cleme2":
+        assert np.array_equal(stats[0][:, absent, 0], alone[:, :, 0])
