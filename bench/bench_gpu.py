@@ -220,18 +220,18 @@ def device_check(job: str, model: Path, layer: int, args) -> dict:
     ds = first_sentences(ds, n)
     out = {"sentences": n, "device": resolve_device(args.device)}
     scores = {}
-    for device in (args.device, "cpu"):
+    for label, device in (("device", args.device), ("cpu", "cpu")):  # by position: --device may be cpu
         metric = load_metric(name, *encoder_overrides(model, layer, args), f"encoder.device={device}")
         metric.scorer.encoder.use_cache = False  # both computed here, neither from a cache
         metric.scorer.encoder.progress = False
         refs = load_refset("official", ds, args.data).for_metric(metric.reference_kind)
         start = time.perf_counter()
         stats = metric.statistics(ds.sources, ds.hypotheses, refs)
-        out[f"{'gpu' if device != 'cpu' else 'cpu'}_s"] = time.perf_counter() - start
+        out[f"{label}_s"] = time.perf_counter() - start
         forward = metric.scorer.encoder._forward
-        out[f"{'gpu' if device != 'cpu' else 'cpu'}_stopped_at_layer"] = None if forward is None else forward.truncated
-        scores[device] = (metric.comparable_scores(stats), metric.corpus_scores(stats), metric.tie_tolerance)
-    (a, sa, tol), (b, sb, _) = scores[args.device], scores["cpu"]
+        out[f"{label}_stopped_at_layer"] = None if forward is None else forward.truncated
+        scores[label] = (metric.comparable_scores(stats), metric.corpus_scores(stats), metric.tie_tolerance)
+    (a, sa, tol), (b, sb, _) = scores["device"], scores["cpu"]
     out["tie_tolerance"] = tol
     out["max_sentence_diff"] = float(np.nanmax(np.abs(a - b)))
     out["max_system_diff"] = float(np.max(np.abs(sa - sb)))
@@ -330,8 +330,8 @@ def render(rows: list[dict], checks: list[dict], info: dict) -> str:
         lines.append(
             f"| {JOBS[ch['job']][0]} | {ch['model']} | {ch['sentences']} | {ch['max_sentence_diff']:.1e} | "
             f"{ch['max_system_diff']:.1e} | {dr:.1e} | {drho:.1e} | {ch['pair_flips']} of {ch['pair_outcomes']:,} | "
-            f"{ch['tie_tolerance']:g} | {'yes' if ch['within_tolerance'] else 'NO'} | {ch['gpu_s']:.1f} | "
-            f"{ch['cpu_s']:.1f} | {ch['gpu_stopped_at_layer']} / {ch['cpu_stopped_at_layer']} |")
+            f"{ch['tie_tolerance']:g} | {'yes' if ch['within_tolerance'] else 'NO'} | {ch['device_s']:.1f} | "
+            f"{ch['cpu_s']:.1f} | {ch['device_stopped_at_layer']} / {ch['cpu_stopped_at_layer']} |")
     if info.get("skipped"):
         lines += ["", f"Skipped (time budget): {', '.join(info['skipped'])}."]
     for error in info.get("errors", []):
