@@ -199,7 +199,7 @@ def _toy() -> Dataset:
     )
 
 
-def test_robustness_ranks_by_hand():
+def test_robustness_ranks_by_hand(tmp_path):
     """All six systems scored: A 6, B 7, C 2, X 10, Y 4, Z 7.
     X: nothing above it -> rank 1; above A, B, C -> outranks 3, fooled; above A (human best) -> yes.
     Y: above it A, B, X, Z -> rank 5; above C only -> outranks 1, not fooled; 4 < 6 -> no.
@@ -229,6 +229,21 @@ def test_robustness_ranks_by_hand():
     md = single_run_markdown(res.to_json())
     assert "## Robustness to adversarial systems" in md and "Fooled by: X (" in md
     assert "| X | 10.0000 | 1 of 6 | 3 of 3 | yes | h |" in md
+    # python -m gec_meta.report collates the section of every run into summary_robustness.*
+    import csv
+
+    from gec_meta.report.tables import main as collate
+
+    for k, name in enumerate(("length", "length2")):
+        (tmp_path / f"run{k}").mkdir()
+        (tmp_path / f"run{k}" / "results.json").write_text(json.dumps({**res.to_json(), "metric": name}))
+    assert collate([str(tmp_path)]) == 0
+    rows = list(csv.DictReader((tmp_path / "summary_robustness.csv").open()))
+    assert len(rows) == 6 and {r["metric"] for r in rows} == {"length", "length2"}
+    x = next(r for r in rows if r["attack"] == "X" and r["metric"] == "length")
+    assert (x["rank"], x["systems"], x["outranks"], x["real_systems"], x["fooled"]) == ("1", "6", "3", "3", "yes")
+    y = next(r for r in rows if r["attack"] == "Y" and r["metric"] == "length2")
+    assert (y["rank"], y["outranks"], y["fooled"]) == ("5", "1", "no")
 
 
 def test_assess_checks_its_input():

@@ -280,6 +280,20 @@ def sentence_rows(results: Iterable[dict]) -> list[dict]:
     return rows
 
 
+def robustness_rows(results: Iterable[dict]) -> list[dict]:
+    """One row per (run, attack system) of the runs with a robustness section
+    (:func:`gec_meta.meta.robustness.assess`): its score, rank among all systems, how many of the
+    real systems it outranks and whether it fooled the metric."""
+    rows = []
+    for res in results:
+        section = res.get("robustness") or {}
+        for name, a in (section.get("attacks") or {}).items():
+            rows.append({**{k: res.get(k) for k in KEY_COLUMNS}, "attack": name, "score": a["score"],
+                         "rank": a["rank"], "systems": len(section["system_scores"]), "outranks": a["outranks"],
+                         "real_systems": section["real_systems"], "fooled": "yes" if a["fooled"] else "no"})
+    return rows
+
+
 #: The system- and sentence-level statistics of a result, in their column order (a chance level
 #: ``*_random`` beside every pairwise accuracy; columns that no result has are left out).
 SYSTEM_STATISTICS = ("pearson", "spearman", "pairwise_accuracy", "pairwise_accuracy_random", "spa")
@@ -397,9 +411,16 @@ def _write_summaries(folder: Path, results: list[dict], fmt: str) -> int:
     atomic_write_text(folder / "summary_system.md", render(srows, sys_cols, "md"))
     atomic_write_text(folder / "summary_sentence.csv", render(trows, sen_cols, "csv"))
     atomic_write_text(folder / "summary_sentence.md", render(trows, sen_cols, "md"))
+    rrows = robustness_rows(results)
+    rob_cols = [*KEY_COLUMNS, "attack", "score", "rank", "systems", "outranks", "real_systems", "fooled"]
+    if rrows:  # runs on a dataset with adversarial systems (seeda_attack, bea19_dev_attack, attacks=true)
+        atomic_write_text(folder / "summary_robustness.csv", render(rrows, rob_cols, "csv"))
+        atomic_write_text(folder / "summary_robustness.md", render(rrows, rob_cols, "md"))
     print(render(srows, sys_cols, fmt))
     if trows:
         print(render(trows, sen_cols, fmt))
+    if rrows:
+        print(render(rrows, rob_cols, fmt))
     print(f"{len(results)} runs; tables written to {folder}/summary_*.{{csv,md}}")
     return 0
 
