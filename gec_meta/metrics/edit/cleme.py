@@ -370,16 +370,9 @@ class CLEME(PRFMetric):
         # One system per task: the length bias is a mean over all of a system's sentences.
         work = [sum(len(h) + 1 for h in hyp) for hyp in hypotheses]
         rows = parallel_map(_system_counts, S, (self, sources, hypotheses, references, hyp_edits, ref_edits, slots),
-                            threads=self._pool_threads, work=work, min_work=MIN_PARALLEL_WORK,
+                            threads=self.threads, work=work, min_work=MIN_PARALLEL_WORK,
                             desc="CLEME chunks", unit="system")
         return np.stack(rows) if rows else np.zeros((S, N, R, len(self.stat_names)), dtype=np.float64)
-
-    @property
-    def _pool_threads(self) -> int | None:
-        """Worker processes for the chunk matching: ``threads``, or 1 where the counting hook
-        runs a model (a forked process must not use torch that its parent has started)."""
-        return 1 if getattr(self, "owner", None) is not None and getattr(self.owner, "weigher", "none") != "none" \
-            else self.threads
 
     def _system_counts(self, sources, hypothesis, references, hyp_edits, ref_edits, slots) -> np.ndarray:
         """Statistics of one system, shape (N, R, K) (:meth:`chunk_counts`).

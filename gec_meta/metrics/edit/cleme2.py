@@ -234,8 +234,10 @@ class CLEME2(PRFMetric):
     def statistics(self, sources, hypotheses, references) -> np.ndarray:
         """(tp, fp_ne, fp_un, fn, tn) of every (system, sentence, reference), shape (S, N, R, 5)
         (arguments as :meth:`Metric.statistics`): CLEME's chunking, this class's counting."""
-        chunker = _HEUOChunks(mode=self.mode, reference_edits=self.reference_edits, threads=self.threads,
-                              owner=self)
+        # the similarity weigher runs a model inside the counting hook: in this process only
+        # (a forked worker must not use the torch its parent has started)
+        threads = self.threads if self.weigher == "none" else 1
+        chunker = _HEUOChunks(mode=self.mode, reference_edits=self.reference_edits, threads=threads, owner=self)
         return chunker.statistics(sources, hypotheses, references)
 
     def chunk_counts(self, sources, references, parts, kept) -> np.ndarray:
