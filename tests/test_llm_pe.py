@@ -56,6 +56,8 @@ def test_parse_sentence_is_strict():
     assert parse_sentence("  He goes home .\n") == ("He goes home .", None)
     assert parse_sentence("") == (None, "empty answer")
     assert parse_sentence("Sure!\nHe goes home .") == (None, "2 lines (expected the sentence on one line)")
+    assert parse_sentence("He goes home .\n\nI added a verb.", first_line=True) == ("He goes home .", None)
+    assert parse_sentence(" \n", first_line=True) == (None, "empty answer")
 
 
 # --------------------------------------------------------------------------- the fake server
@@ -232,3 +234,16 @@ def test_configs_compose_and_bad_options_are_errors():
         LLMPostEdit(llm=chat, max_targets=2)
     with pytest.raises(ConfigError, match="metric.scoring='expected'"):
         LLMPostEdit(llm=chat, scoring="expected")
+
+
+def test_first_line_answers_take_the_sentence_before_the_explanation(cache):
+    chatty = {k: v + "\n\nThe correction makes the sentence grammatical." for k, v in POST_EDITS.items()}
+    with ChatCompletionsServer(PostEditor(chatty)) as server:
+        strict = LLMPostEdit(llm=client(server), max_retries=0).bind(SOURCES, HYPS, ())
+        with pytest.warns(MissingAnswersWarning, match="5 of 5 targets"):
+            assert missing_count(strict.statistics(SOURCES, HYPS)) == 8
+        lenient = LLMPostEdit(llm=client(server), max_retries=0, answer="first_line").bind(SOURCES, HYPS, ())
+        stats = lenient.statistics(SOURCES, HYPS)
+        assert server.requests == 5  # the same answers, from the cache
+    np.testing.assert_allclose(lenient.sentence_scores(stats), EXPECTED, rtol=0, atol=1e-15)
+    assert "answer=first_line" in lenient.signature() and lenient.cache_key() != strict.cache_key()

@@ -24,7 +24,8 @@ output and the post-edit; no reference enters the prompt (the abstract: includin
   marks, characters for Chinese and Japanese.
 * **Answer**: plain text, not JSON (a sentence in JSON needs escaping that small models get
   wrong, and structured output for free text is not available locally).  Parsed strictly by
-  :func:`gec_meta.llm.parsing.parse_sentence`: one non-empty line, taken as it is; a malformed
+  :func:`gec_meta.llm.parsing.parse_sentence`: one non-empty line, taken as it is
+  (``answer: first_line`` takes the first line of a longer answer instead); a malformed
   answer is asked again ``max_retries`` times (sampling, as LLM-S/LLM-E), then the output's score
   is missing (NaN), never imputed.  An answer cut at ``max_new_tokens`` is not detectable from
   the text and is scored as it is: keep the limit well above the sentences' length.
@@ -68,6 +69,9 @@ class LLMPostEdit(LLMEvaluator):
     ``partition_seed``, ``max_retries``, ``retry_temperature``, ``dry_run``, ``dry_run_show``):
         language: ISO 639-1 code of the texts (:data:`LANGUAGES`): named in the prompt, and
             characters are the overlap's tokens for ``zh`` and ``ja``.
+        answer: ``line`` (the answer must be one line: the post-edit) or ``first_line`` (its
+            first non-empty line is the post-edit, the rest is ignored: for small chat models
+            that explain their edit after it, as SmolLM2-135M does).
         max_new_tokens: the post-edit's token limit (replaces ``llm.max_new_tokens``, which is
             sized for the evaluators' JSON scores).
     """
@@ -76,6 +80,7 @@ class LLMPostEdit(LLMEvaluator):
     context: str | None = "none"
     max_targets: int = field(default=1, metadata=valid(integer(1, hi=1)))
     language: str = "en"
+    answer: str = "line"
     max_new_tokens: int = field(default=256, metadata=valid(integer(1)))
 
     name: ClassVar[str] = "llm_pe"
@@ -86,6 +91,8 @@ class LLMPostEdit(LLMEvaluator):
         if self.language not in LANGUAGES:
             raise ConfigError(f"metric.language={self.language!r} is not a language of the post-editing prompt; "
                               f"ISO 639-1 codes known: {sorted(LANGUAGES)}")
+        if self.answer not in ("line", "first_line"):
+            raise ConfigError(f"metric.answer must be 'line' or 'first_line', got {self.answer!r}")
         if self.scoring != "answer":
             raise ConfigError(f"metric.scoring={self.scoring!r}: llm_pe scores the post-edit's overlap ('answer')")
 
@@ -93,7 +100,8 @@ class LLMPostEdit(LLMEvaluator):
         kept = ("llm", "decoding", "template", "context", "partition_seed", "max_retries", "retry_temperature")
         tokens = "chars" if self.language in CHARACTER_LANGUAGES else "words"
         return {**{k: v for k, v in super().options().items() if k in kept}, "language": self.language,
-                "max_new_tokens": self.max_new_tokens, "overlap": f"f1-1..{MAX_ORDER}-{tokens}"}
+                "max_new_tokens": self.max_new_tokens, "overlap": f"f1-1..{MAX_ORDER}-{tokens}",
+                **({"answer": self.answer} if self.answer != "line" else {})}
 
     def stats_options(self) -> dict[str, object]:
         return {**super().stats_options(), "max_new_tokens": self.max_new_tokens}
@@ -110,7 +118,7 @@ class LLMPostEdit(LLMEvaluator):
     def parse_reply(self, job: PromptJob, text: str) -> ParsedAnswer:
         """The overlap of the output with the post-edit the answer gives, or the reason the
         answer is malformed."""
-        post_edit, why = parse_sentence(text)
+        post_edit, why = parse_sentence(text, first_line=self.answer == "first_line")
         if post_edit is None:
             return ParsedAnswer((None,), (why,))
         return ParsedAnswer((text_overlap(job.targets[0], post_edit, self.language),), ())
