@@ -60,6 +60,21 @@ def test_parse_sentence_is_strict():
     assert parse_sentence(" \n", first_line=True) == (None, "empty answer")
 
 
+def test_prompt_renders_the_reviewed_text():
+    """The shipped prompt, rendered (reviewed by hand: tests/golden/llm/llm_pe_*.txt)."""
+    from pathlib import Path
+
+    from gec_meta.llm.prompts import Context, PromptTemplate
+
+    golden = Path(__file__).parent / "golden" / "llm"
+    template = PromptTemplate("llm_pe")
+    swedish = template.render("Hon har två katt .", Context(), ["Hon har två katter ."], {"language": "Swedish"})
+    assert swedish == (golden / "llm_pe_sv.txt").read_text(encoding="utf-8").rstrip("\n")
+    english = template.render("He go to school yesterday .", Context("I was ill .", "It rained ."),
+                              ["He went to school yesterday ."], {"language": "English"})
+    assert english == (golden / "llm_pe_en_context.txt").read_text(encoding="utf-8").rstrip("\n")
+
+
 # --------------------------------------------------------------------------- the fake server
 SOURCES = ["he go to school .", "she like apples ."]
 HYPS = [  # 4 systems; sentence 0 has 2 distinct outputs, sentence 1 has 3
