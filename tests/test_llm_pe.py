@@ -262,3 +262,25 @@ def test_first_line_answers_take_the_sentence_before_the_explanation(cache):
         assert server.requests == 5  # the same answers, from the cache
     np.testing.assert_allclose(lenient.sentence_scores(stats), EXPECTED, rtol=0, atol=1e-15)
     assert "answer=first_line" in lenient.signature() and lenient.cache_key() != strict.cache_key()
+
+
+def test_a_benchmark_run_through_the_task(data_root, cache):
+    """SEEDA Base through :class:`gec_meta.meta.task.Task` with an in-process 'model' that
+    answers the learner's sentence as the post-edit: one prompt per distinct (sentence, output),
+    every system score the mean overlap of its outputs with the sources, the usage recorded."""
+    from gec_meta.data.datasets import load_seeda
+    from gec_meta.meta.aggregation import Average
+    from gec_meta.meta.task import Task
+
+    class Undo(PostEditor):
+        def generate(self, messages, decoding):
+            return messages[-1]["content"].split("# learner's sentence\n", 1)[1].split("\n\n# correction", 1)[0]
+
+    ds = load_seeda(data_root, "base")
+    result = Task(ds, LLMPostEdit(llm=Undo()), Average(), window=None, spa_permutations=0).run()
+    pairs = distinct_pairs(ds.hypotheses)
+    usage = result.timing["usage"]
+    assert (usage["prompts"], usage["answers_made"], usage["cache_hits"]) == (pairs, pairs, 0)
+    for s, system in enumerate(ds.systems):
+        expected = np.mean([text_overlap(h, src, "en") for h, src in zip(ds.hypotheses[s], ds.sources)])
+        assert result.system_scores[system] == pytest.approx(expected, abs=1e-12)
