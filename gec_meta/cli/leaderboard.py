@@ -30,6 +30,7 @@ NOT_RUNNABLE = {
     "impara": "needs the authors' trained weights (not on PyPI)",
     "llm_s": "an LLM evaluator: needs a chat model (SmolLM2 runs, but hours per benchmark); opt in with --metrics",
     "llm_e": "an LLM evaluator: needs a chat model (SmolLM2 runs, but hours per benchmark); opt in with --metrics",
+    "llm_pe": "LLM post-editing: needs a chat model (SmolLM2 runs, but hours per benchmark); opt in with --metrics",
 }
 
 

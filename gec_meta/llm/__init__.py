@@ -11,5 +11,6 @@ State-of-the-Art Evaluator for Grammatical Error Correction", BEA 2024).
 * :mod:`.journal` — the per-answer journal that lets a killed run resume;
 * :mod:`.serve` — a loopback OpenAI-compatible server for a local model (tests, shared runs).
 
-The metrics themselves (``llm_s``, ``llm_e``) are in :mod:`gec_meta.metrics.llm`.
+The metrics themselves (``llm_s``, ``llm_e``) are in :mod:`gec_meta.metrics.llm`, ``llm_pe`` in
+:mod:`gec_meta.metrics.llm_pe`.
 """

@@ -142,3 +142,20 @@ def parse_answer(answer: str, num_targets: int) -> ParsedAnswer:
     if extra:
         errors.append(f"unexpected key(s) {extra}")
     return ParsedAnswer(tuple(scores), tuple(errors))
+
+
+def parse_sentence(answer: str, first_line: bool = False) -> tuple[str | None, str | None]:
+    """The sentence of a free-text answer that must be one sentence (the post-editing prompt,
+    :mod:`gec_meta.metrics.llm_pe`) and None, or None and why the answer is malformed.
+
+    The answer is accepted as it is, less the whitespace around it, when it is one non-empty
+    line; nothing is removed from it (no quotes, labels or code fences): an answer with
+    several lines or none is malformed.  ``first_line=True`` (for small chat models that add an
+    explanation after the sentence) takes the first non-empty line and ignores the rest.
+    """
+    lines = [line.strip() for line in answer.strip().splitlines()]
+    if not lines or not lines[0]:
+        return None, "empty answer"
+    if len(lines) > 1 and not first_line:
+        return None, f"{len(lines)} lines (expected the sentence on one line)"
+    return lines[0], None

@@ -14,7 +14,10 @@ Variables a template receives:
 * ``source_position``: where the source is in the context: ``middle``, ``first``, ``last``,
   ``only``;
 * ``targets``: the target sentences (LLM-E: with their edits marked, :func:`mark_edits`);
-* ``criterion``: the criterion sentence (rendered with the same variables) or ``""``.
+* ``source``: the source sentence;
+* ``criterion``: the criterion sentence (rendered with the same variables) or ``""``;
+* the metric's own variables (:meth:`gec_meta.metrics.llm.LLMEvaluator.prompt_variables`; the
+  post-editing prompt: ``language``, the language's English name).
 
 Context of a sentence (:func:`corpus_context`): SEEDA's human judges saw the source with the
 previous and the following line of the CoNLL-2014 test source (all 197 items of SEEDA's
@@ -107,8 +110,9 @@ class PromptTemplate:
         """Hash of the template and criterion texts (enters the statistics' cache key)."""
         return text_hash(self.template_text, self.criterion_text)[:16]
 
-    def render(self, source: str, context: Context, targets: Sequence[str]) -> str:
-        """The prompt for ``targets`` (already formatted) of ``source`` in ``context``."""
+    def render(self, source: str, context: Context, targets: Sequence[str], extra: dict | None = None) -> str:
+        """The prompt for ``targets`` (already formatted) of ``source`` in ``context``; ``extra``:
+        the metric's own variables (e.g. the post-editing prompt's ``language``)."""
         lines = [x for x in (context.previous, source, context.following) if x is not None]
         if context.previous is not None and context.following is not None:
             position = "middle"
@@ -116,8 +120,8 @@ class PromptTemplate:
             position = "only"
         else:
             position = "first" if context.previous is None else "last"
-        variables = {"context": lines, "context_size": _CONTEXT_SIZE[len(lines)],
-                     "source_position": position, "targets": list(targets)}
+        variables = {**(extra or {}), "context": lines, "context_size": _CONTEXT_SIZE[len(lines)],
+                     "source": source, "source_position": position, "targets": list(targets)}
         from jinja2.exceptions import SecurityError
 
         try:

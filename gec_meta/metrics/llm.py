@@ -66,7 +66,7 @@ from gec_meta.cache import text_hash
 from gec_meta.config import integer, valid
 from gec_meta.errors import ConfigError, GecMetaError, MissingDataError
 from gec_meta.llm.backends import Request
-from gec_meta.llm.parsing import SCORE_MIN, answer_schema, parse_answer
+from gec_meta.llm.parsing import SCORE_MIN, ParsedAnswer, answer_schema, parse_answer
 from gec_meta.llm.prompts import Context, PromptTemplate, corpus_context, mark_edits
 from gec_meta.metrics.base import Metric
 
@@ -306,9 +306,25 @@ class LLMEvaluator(Metric):
         contexts = self.contexts(sources)
         groups = [self.partition(src, [h[n] for h in hypotheses]) for n, src in enumerate(sources)]
         self.prepare([(sources[n], t) for n, gs in enumerate(groups) for g in gs for t in g])
-        template = self.prompt_template
-        return [PromptJob(n, g, template.render(sources[n], contexts[n], self.format_targets(sources[n], g)))
+        template, variables = self.prompt_template, self.prompt_variables()
+        return [PromptJob(n, g, template.render(sources[n], contexts[n], self.format_targets(sources[n], g),
+                                                variables))
                 for n, gs in enumerate(groups) for g in gs]
+
+    def prompt_variables(self) -> dict[str, object]:
+        """Template variables of this metric besides the per-prompt ones (none here)."""
+        return {}
+
+    # ----------------------------------------------------------------- answer format
+    def request_schema(self, job: PromptJob) -> dict | None:
+        """The JSON schema of ``job``'s answer (structured output and the cache key), or None
+        for a free-text answer."""
+        return answer_schema(len(job.targets))
+
+    def parse_reply(self, job: PromptJob, text: str) -> ParsedAnswer:
+        """``job``'s answer parsed into one score per target (None where invalid) and the errors
+        that make it malformed (:mod:`gec_meta.llm.parsing`)."""
+        return parse_answer(text, len(job.targets))
 
     # ----------------------------------------------------------------- answers
     def _decoding(self, attempt: int):
@@ -333,7 +349,7 @@ class LLMEvaluator(Metric):
             start: the index of ``jobs[0]`` among the run's prompts (names answers in the log).
         """
         log = self.run_log
-        schemas = [answer_schema(len(job.targets)) for job in jobs]
+        schemas = [self.request_schema(job) for job in jobs]
         best: list = [None] * len(jobs)
         best_reply: list = [None] * len(jobs)
         last_attempt = [0] * len(jobs)
@@ -348,7 +364,7 @@ class LLMEvaluator(Metric):
             still = []
             for k, reply in zip(active, replies):
                 log.retries += int(attempt > 0)
-                parsed = parse_answer(reply.text, len(jobs[k].targets))
+                parsed = self.parse_reply(jobs[k], reply.text)
                 if not parsed.valid:
                     rejected[k].append((start + k, reply.text, parsed.errors))
                     still.append(k)
@@ -464,7 +480,7 @@ class LLMEvaluator(Metric):
         """The dry-run report: the prompts (the first ``show``; None = all), the model calls a
         run would make (answers not cached yet) and their estimated token count."""
         backend = self.llm
-        todo = [j for j in jobs if not backend.is_cached(j.prompt, None, answer_schema(len(j.targets)))]
+        todo = [j for j in jobs if not backend.is_cached(j.prompt, self._decoding(0), self.request_schema(j))]
         todo_ids = {id(j) for j in todo}
         lines = []
         for k, job in enumerate(jobs if show is None else jobs[:show]):
@@ -477,8 +493,9 @@ class LLMEvaluator(Metric):
             n, ok = backend.count_tokens(backend.messages(job.prompt))
             tokens += n
             exact &= ok
-        max_new = backend.decoding.max_new_tokens
-        if getattr(backend, "structured", False) and backend.kind == "transformers":
+        max_new = self._decoding(0).max_new_tokens
+        if getattr(backend, "structured", False) and backend.kind == "transformers" and \
+                all(self.request_schema(j) is not None for j in todo):
             completion = 8 * sum(len(j.targets) for j in todo)
             answer_tokens = (f"about {completion} (structured output: the JSON is written for the model, ~8 tokens "
                              f"a target, of which it chooses one)")

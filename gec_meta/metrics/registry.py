@@ -67,6 +67,7 @@ _REGISTRY: dict[str, tuple[str, Mapping[str, Any]]] = {
     # LLM evaluators, scores from files, ensembles of metrics, toy metric
     "llm_s": ("gec_meta.metrics.llm:LLMSentence", {}),
     "llm_e": ("gec_meta.metrics.llm:LLMEdit", {}),
+    "llm_pe": ("gec_meta.metrics.llm_pe:LLMPostEdit", {}),
     "from_files": ("gec_meta.metrics.from_files:FromFiles", {}),
     "ensemble": ("gec_meta.metrics.ensemble:Ensemble", {}),
     "length": ("gec_meta.metrics.length:Length", {}),
