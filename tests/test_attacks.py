@@ -298,8 +298,8 @@ def test_seeda_attack_robustness_of_length_and_the_leaderboard_column(attack_roo
 def test_leaderboard_fooled_by_column_and_csv_rows():
     """build_board and its renderings on toy inputs: metric M1 is fooled by X (rank 1 of 4),
     M2 by nothing; the column, the per-set table (with † on fooled cells) and the CSV rows."""
-    from gec_meta.report.leaderboard import (BoardConfig, HumanSide, MetricScores, build_board, render_csv,
-                                             render_markdown)
+    from gec_meta.meta.board import BoardConfig, HumanSide, MetricScores, build_board
+    from gec_meta.report.leaderboard import render_csv, render_markdown
 
     cfg = BoardConfig.from_mapping({
         "aggregations": ["default"], "metrics": {"m1": {"label": "M1"}, "m2": {"label": "M2"}},
@@ -314,7 +314,7 @@ def test_leaderboard_fooled_by_column_and_csv_rows():
                     "m2": {"default": assess(systems, np.array([3.0, 2.0, 1.0, 0.5]), attacks)}}}
     board = build_board(cfg, "default", runs, {"B": HumanSide({"h": human}, {}, None)}, use_cache=False,
                         robustness=robust)
-    md = render_markdown([board], cfg)
+    md = render_markdown([board])
     assert "| # | metric | avg rank | avg value | fooled by (R) |" in md
     assert [line.rsplit("|", 2)[1].strip() for line in md.splitlines()
             if line.startswith("| 1 | M1") or line.startswith("| 2 | M2")] == ["X", "none"]
@@ -327,7 +327,7 @@ def test_leaderboard_fooled_by_column_and_csv_rows():
 
 def test_leaderboard_robustness_config_errors():
     from gec_meta.cli.leaderboard import _subset
-    from gec_meta.report.leaderboard import BoardConfig, load_board_config
+    from gec_meta.meta.board import BoardConfig, load_board_config
 
     with pytest.raises(ConfigError, match="robustness.R needs a dataset"):
         BoardConfig.from_mapping({"robustness": {"R": {"overrides": []}}})
