@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -150,6 +151,15 @@ def test_report_numbers_equal_results_json(browser, runs):
             got.append((agg, human, r, rho))
         assert sorted(got) == want and len(want) == 2 * len(results)
         assert page.locator("#problems").count() == 0
+    # the task view's agreement matrix, counted by the page from the two score vectors, against
+    # results.json's pairwise accuracy (no tied system scores here: PA = agreeing pairs / all pairs)
+    page, errors, _ = open_page(browser, pages["single"], "#run/0")
+    result = json.loads(next((base / "single").rglob("results.json")).read_text())
+    for i, (human, c) in enumerate(result["system"].items()):
+        agree, total = map(int, re.match(r"(\d+) of (\d+) system pairs", page.locator(
+            f'p.note:text-matches("system pairs ordered alike")').nth(i).inner_text()).groups())
+        assert total == 13 * 12 // 2 and agree / total == pytest.approx(c["pairwise_accuracy"], abs=1e-12)
+    assert errors == []
 
 
 def test_report_sorting_filtering_and_sentences(browser, runs, data_root):

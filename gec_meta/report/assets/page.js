@@ -141,7 +141,7 @@
     return svg;
   }
   function bars(items, chance) {   // items: [{label, value, cluster}]: one bar per metric, value printed
-    const W = 620, row = 18, m = 200, H = items.length * row + 30;
+    const m = Math.min(360, 20 + 6.5 * Math.max(...items.map(i => i.label.length))), W = m + 420, row = 18, H = items.length * row + 30;
     const svg = sv("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "values by metric" });
     const vals = items.map(i => i.value).concat(chance === null || chance === undefined ? [] : [chance]);
     const lo = Math.min(0, ...vals), hi = Math.max(...vals);
@@ -170,8 +170,8 @@
     const out = []; let i = 0, j = 0;
     while (i < n || j < m) {
       if (i < n && j < m && a[i] === b[j]) { out.push([" ", a[i]]); i++; j++; }
-      else if (j < m && (i === n || L[i][j + 1] >= L[i + 1][j])) out.push(["+", b[j++]]);
-      else out.push(["-", a[i++]]);
+      else if (i < n && (j === m || L[i + 1][j] >= L[i][j + 1])) out.push(["-", a[i++]]);  // deletion first
+      else out.push(["+", b[j++]]);
     }
     return out;
   }
