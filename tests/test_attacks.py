@@ -321,8 +321,8 @@ def test_leaderboard_fooled_by_column_and_csv_rows():
     assert "### Robustness: R (default)" in md and "| M1 | 1 of 4† |" in md and "| M2 | 4 of 4 |" in md
     rows = [r.rsplit(",", 1)[0] for r in render_csv([board]).splitlines() if ",robustness," in r]  # w/o avg value
     # (both metrics in cluster 1 of the one task: 3 systems are too few for a significant difference)
-    assert rows == ["default,m1,M1,R,X,robustness,rank,1,,,1,1.0", "default,m1,M1,R,X,robustness,fooled,1,,,1,1.0",
-                    "default,m2,M2,R,X,robustness,rank,4,,,2,1.0", "default,m2,M2,R,X,robustness,fooled,0,,,2,1.0"]
+    assert rows == ["default,m1,M1,R,X,robustness,rank,1,,,,1,1.0", "default,m1,M1,R,X,robustness,fooled,1,,,,1,1.0",
+                    "default,m2,M2,R,X,robustness,rank,4,,,,2,1.0", "default,m2,M2,R,X,robustness,fooled,0,,,,2,1.0"]
 
 
 def test_leaderboard_robustness_config_errors():

@@ -58,6 +58,11 @@ def test_csv_round_trip_and_errors(tmp_path):
     _, boards = _toy_boards()
     text = render_csv(boards)
     assert render_csv(read_csv(text)) == text
+    import csv
+    import io
+
+    # every row as wide as the header (robustness rows too: empty cluster, ε and chance)
+    assert {len(row) for row in csv.reader(io.StringIO(text))} == {14}
     # the robustness ranks of m3 (X scored 4 > every real system): rank 1, fooled
     sec = read_csv(text)[0].robustness["R"]["m3"]
     assert sec["attacks"]["X"] == {"rank": 1, "fooled": True} and sec["fooled_by"] == ["X"]

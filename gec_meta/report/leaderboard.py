@@ -166,7 +166,7 @@ def render_csv(boards: Sequence[Board]) -> str:
                 for attack, a in sections[m]["attacks"].items():
                     for statistic, value in (("rank", a["rank"]), ("fooled", int(a["fooled"]))):
                         w.writerow([board.aggregation, m, board.labels[m], name, attack, "robustness", statistic,
-                                    value, "", "", board.position(m), repr(g.average_rank[m]),
+                                    value, "", "", "", board.position(m), repr(g.average_rank[m]),
                                     repr(g.average_value[m])])
     return buf.getvalue()
 
@@ -196,7 +196,7 @@ def read_csv(text: str, name: str = "leaderboard.csv") -> list[Board]:
     for lineno, row in enumerate(reader, start=2):
         try:
             if len(row) == len(CSV_COLUMNS) - 1 and row[5:6] == ["robustness"]:
-                # robustness rows as written up to now: one empty cell short (no "chance")
+                # robustness rows as written before 2026-11-27: one empty cell short (no "chance")
                 row = [*row[:10], "", *row[10:]]
             r = dict(zip(CSV_COLUMNS, row, strict=True))
             b = boards.setdefault(r["aggregation"], {"metrics": {}, "tasks": {}, "cells": {}, "robust": {}})
