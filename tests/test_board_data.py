@@ -35,7 +35,8 @@ def _toy_boards():
     systems = ("A", "B", "C", "X")
     robust = {"R": {m: {a: assess(systems, np.array([1.0, 2.0, 3.0, float(i + 2)]), ("X",)) for a in ("default", "other")}
                     for i, m in enumerate(scores)}}
-    boards = build_boards(cfg, runs, {"B": HumanSide({"h": human}, {}, None)}, use_cache=False, robustness=robust)
+    boards = build_boards(cfg, runs, {"B": HumanSide({"h": human}, {}, None, ("S1", "S2", "S3", "S4", "S5"))},
+                          use_cache=False, robustness=robust)
     return cfg, boards
 
 
@@ -52,6 +53,11 @@ def test_json_round_trip_renders_the_same_bytes():
     assert b.aggregation == "default" and b.metrics[0] == "m1" and b.metrics[-1] == "m3"
     assert b.cells[("B/h/pearson", "m1")].value == pytest.approx(1.0)
     assert b.cells[("B/h/spearman", "m3")].value == pytest.approx(-1.0)
+    # the system scores the page plots: the inputs, labelled; "other" reverses each metric's scores
+    assert b.system_scores["B"] == {"systems": ["S1", "S2", "S3", "S4", "S5"], "human": {"h": [1.0, 2.0, 3.0, 4.0, 5.0]},
+                                    "metrics": {"m1": [1.0, 2.0, 3.0, 4.0, 5.0], "m2": [2.0, 1.0, 3.0, 5.0, 4.0],
+                                                "m3": [5.0, 4.0, 3.0, 2.0, 1.0]}}
+    assert again[1].system_scores["B"]["metrics"]["m2"] == [4.0, 5.0, 3.0, 1.0, 2.0]
 
 
 def test_csv_round_trip_and_errors(tmp_path):

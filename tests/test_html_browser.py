@@ -215,3 +215,25 @@ def test_page_of_a_folder_with_missing_parts(browser, runs, tmp_path):
         page.wait_for_selector(f'main[data-view="{view.split("/")[0]}"]')
         assert page.locator("main").inner_text().strip()
     assert errors == [] and requests == []
+
+
+def test_board_task_scatter_from_board_data(browser, tmp_path):
+    """A board with its system scores (leaderboard.json): the task view plots the chosen metric
+    against the humans with system names, and counts agreeing pairs: m2 = (2, 1, 3, 5, 4) against
+    h = (1, 2, 3, 4, 5) reverses S1/S2 and S4/S5, so 8 of 10 pairs agree (hand count)."""
+    from test_board_data import _toy_boards
+
+    from gec_meta.report.html import leaderboard_page
+
+    cfg, boards = _toy_boards()
+    out = tmp_path / "toy.html"
+    out.write_text(leaderboard_page(boards, cfg.to_mapping(), "# toy"), encoding="utf-8")
+    page, errors, requests = open_page(browser, out, "#task/default/B%2Fh%2Fpearson/m2")
+    scatter = page.locator("#task-scatter")
+    labels = scatter.locator("svg text").all_text_contents()
+    assert {"S1", "S2", "S3", "S4", "S5"} <= set(labels)
+    assert "8 of 10 system pairs ordered alike" in scatter.inner_text()
+    page.select_option("#task-metric", "m1")
+    page.wait_for_function("location.hash.endsWith('/m1')")
+    assert "10 of 10 system pairs ordered alike" in page.locator("#task-scatter").inner_text()
+    assert errors == [] and requests == []

@@ -150,7 +150,7 @@ def run_leaderboard(config: BoardConfig, overrides: Sequence[str] = (), use_cach
             pvals = {h: human_pvalues(ds, groups[aspect_of(ds, h)], signs) for h in bench.human
                      if "spa" in config.system_statistics}
             humans[bench.name] = HumanSide({h: ds.human[h] for h in bench.human}, pvals,
-                                           groups.get(bench.sentence) if bench.sentence else None)
+                                           groups.get(bench.sentence) if bench.sentence else None, ds.systems)
         runs.setdefault(bench.name, {})[name] = memo[key]
     robustness, robust_seconds = _robustness_runs(config, overrides, use_cache, aggregations, progress)
     metric_seconds += robust_seconds

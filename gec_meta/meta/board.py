@@ -234,11 +234,14 @@ class HumanSide:
         system: human score name -> shape (S,).
         pvalues: human score name -> shape (S, S) (SPA's p^h).
         groups: the sentence-level judgments (:class:`gec_meta.meta.wmt_stats.Groups`), or None.
+        systems: shape (S,): the system names, if known (they label the board's
+            :attr:`Board.system_scores`, which the HTML page plots).
     """
 
     system: Mapping[str, np.ndarray]
     pvalues: Mapping[str, np.ndarray]
     groups: object | None
+    systems: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------- the board
@@ -265,6 +268,10 @@ class Board:
             (:func:`gec_meta.meta.robustness.assess`).
         benchmarks: the benchmark names in config order (one table each; default: in the
             order of ``tasks``).
+        system_scores: benchmark -> ``{"systems": S names, "human": {name: S values},
+            "metrics": {metric: S values under this aggregation}}``, for the benchmarks whose
+            system names are known (:attr:`HumanSide.systems`); no table shows them, the HTML
+            page plots them.
     """
 
     aggregation: str
@@ -275,6 +282,7 @@ class Board:
     global_ranking: object
     robustness: Mapping[str, Mapping[str, dict]] = field(default_factory=dict)
     benchmarks: tuple[str, ...] = ()
+    system_scores: Mapping[str, dict] = field(default_factory=dict)
 
     def __post_init__(self):
         if not self.benchmarks:
@@ -301,6 +309,7 @@ class Board:
             "global_ranking": {"average_rank": dict(g.average_rank), "average_value": dict(g.average_value),
                                "order": list(g.order), "weights": dict(g.weights), "excluded": list(g.excluded)},
             "robustness": {name: dict(sections) for name, sections in self.robustness.items()},
+            "system_scores": dict(self.system_scores),
         }
 
     @classmethod
@@ -330,7 +339,8 @@ class Board:
                                 tuple(g.get("excluded") or ()))
         return cls(str(d["aggregation"]), metrics, {m: str(d["labels"][m]) for m in metrics}, tasks, cells, ranking,
                    {str(k): dict(v) for k, v in (d.get("robustness") or {}).items()},
-                   tuple(str(b) for b in d.get("benchmarks") or ()))
+                   tuple(str(b) for b in d.get("benchmarks") or ()),
+                   {str(k): dict(v) for k, v in (d.get("system_scores") or {}).items()})
 
 
 def _seed_words(seed: int, task: BoardTask, a: str, b: str) -> list[int]:
@@ -520,8 +530,13 @@ def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mappin
     ranking = global_ranking(values_by_task, ranks_by_task, weights, ranges)
     robust = {r.name: {m: robustness[r.name][m][aggregation] for m in metrics}
               for r in config.robustness if robustness and r.name in robustness}
+    system_scores = {b.name: {"systems": list(humans[b.name].systems),
+                              "human": {h: [float(v) for v in humans[b.name].system[h]] for h in b.human},
+                              "metrics": {m: [float(v) for v in runs[b.name][m].system_scores[aggregation]]
+                                          for m in metrics}}
+                     for b in config.benchmarks if humans[b.name].systems}
     return Board(aggregation, tuple(ranking.order), {m: config.metrics[m][0] for m in metrics}, tuple(tasks),
-                 cells, ranking, robust, tuple(b.name for b in config.benchmarks))
+                 cells, ranking, robust, tuple(b.name for b in config.benchmarks), system_scores)
 
 
 def build_boards(config: BoardConfig, runs: Mapping[str, Mapping[str, MetricScores]],

@@ -289,6 +289,17 @@
       if (rows.some(r => r.epsilon !== null && r.epsilon !== undefined)) cols.push({ key: "epsilon", label: "ε*" });
       if (chances.length) cols.push({ key: "chance", label: "chance" });
       main.append(table(cols, rows, { name: "task", csvName: "task.csv" }));
+      const sys = (b.system_scores || {})[t.benchmark];
+      if (t.level !== "system") return;
+      if (!sys) { main.append(note("The system scores behind this task are not in this page (a board rendered from its CSV; leaderboard.json has them).")); return; }
+      const metric = args[2] && sys.metrics[args[2]] ? args[2] : items[0].metric;
+      const plot = el("div", { id: "task-scatter" });
+      main.append(h(3, `System scores against ${t.target}`), el("div", { class: "controls noprint" }, el("label", {}, "Metric ", el("select", {
+        id: "task-metric", onchange: e => { location.hash = ["#task", b.aggregation, name, e.target.value].map((x, i) => i ? encodeURIComponent(x) : x).join("/"); } },
+        b.metrics.map(m => el("option", { value: m, selected: m === metric }, b.labels[m]))))), plot);
+      const pts = sys.systems.map((s, i) => ({ label: s, x: sys.human[t.target][i], y: sys.metrics[metric][i] }));
+      plot.append(scatter(pts, `human ${t.target}`, `${b.labels[metric]} (${b.aggregation})`),
+                  h(3, `Pairwise agreement (✓ same order, ✗ opposite, = a tie on one side)`), agreement(pts));
     },
     robustness(main) {
       main.append(h(2, "Robustness: each attack's rank among all systems (1 = best; † = fooled: above every real system)"));
