@@ -28,12 +28,15 @@
     return e;
   }
   function num(v) { return typeof v === "number" ? v : (v === "nan" ? NaN : v === "inf" ? Infinity : v === "-inf" ? -Infinity : null); }
-  function fmt(v, d) {
+  // Counts print as integers; every other number with 3 (or d) decimals, also when JSON made 0.0 an integer.
+  const COUNTS = new Set(["pairs", "groups", "rank", "cluster", "scored", "outranks", "k", "start_rank", "end_rank",
+                          "samples", "sentence", "group", "real_systems", "systems"]);
+  function fmt(v, d, key) {
     if (v === null || v === undefined || v === "") return "–";
     if (typeof v === "string") return v;           // nan, inf (JSON has none), or text
     if (typeof v === "boolean") return v ? "yes" : "no";
-    if (Number.isInteger(v) && d === undefined) return String(v);
-    return v.toFixed(d === undefined ? 3 : d);
+    if (Number.isInteger(v) && (d === "int" || COUNTS.has(key))) return String(v);
+    return v.toFixed(typeof d === "number" ? d : 3);
   }
   function csvCell(v) { const s = v === null || v === undefined ? "" : String(v); return /[",\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s; }
   function download(name, text) {
@@ -78,7 +81,7 @@
         const v = c.value ? c.value(r) : r[c.key];
         return el("td", { class: [c.text ? "text" : "", c.cls ? c.cls(r) : ""].join(" ").trim() || null,
                           "data-col": c.key, "data-v": typeof v === "number" ? String(v) : null },
-                  c.show ? c.show(r) : fmt(v, c.digits));
+                  c.show ? c.show(r) : fmt(v, c.digits, c.key));
       }))));
     }
     draw();
@@ -434,7 +437,7 @@
       }
       for (const [aspect, pairs] of Object.entries(run.disagreements || {})) {
         main.append(h(3, `${aspect}: ${pairs.length} most disagreeing judged pairs (largest metric margin first)`));
-        const rows = pairs.map((p, i) => ({ _id: i, ...p, margin: p.metric[1] - p.metric[0], h: p.kind === "ranking" ? `rank ${fmt(p.human[0])} vs ${fmt(p.human[1])}` : `${fmt(p.human[0])} > ${fmt(p.human[1])}`,
+        const rows = pairs.map((p, i) => ({ _id: i, ...p, margin: p.metric[1] - p.metric[0], h: p.kind === "ranking" ? `rank ${fmt(p.human[0], "int")} vs ${fmt(p.human[1], "int")}` : `${fmt(p.human[0])} > ${fmt(p.human[1])}`,
                                             m: `${fmt(p.metric[0], 4)} < ${fmt(p.metric[1], 4)}` }));
         main.append(table([{ key: "sentence", label: "sentence", show: p => el("button", { type: "button", class: "pair", "data-sentence": p.sentence,
                                onclick: () => show(p.sentence, p) }, String(p.sentence)) },
