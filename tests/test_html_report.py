@@ -114,3 +114,20 @@ def test_leaderboard_page_from_the_committed_csv(tmp_path):
     assert data["csv"]["leaderboard.csv"] == render_csv(read_csv(csv_path.read_text(encoding="utf-8")))
     assert data["preamble"].startswith("# Leaderboard: GEC metrics ranked")
     assert len(html.encode()) < 1_000_000 and "http://" not in html.replace("http://www.w3.org/2000/svg", "")
+
+
+def test_a_report_builds_only_gec_meta_data_loaders(tmp_path):
+    """A folder's config.yaml names what the report instantiates: anything but gec-meta's own data
+    loaders is refused (shown on the page, never called)."""
+    from gec_meta.errors import ConfigError
+    from gec_meta.report.run_data import load_dataset
+
+    with pytest.raises(ConfigError, match="'os.system' is not one of gec-meta's data loaders"):
+        load_dataset("dataset: {_target_: os.system, command: touch " + str(tmp_path / "x") + "}\n")
+    assert not (tmp_path / "x").exists()
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "results.json").write_text(json.dumps(_result()))
+    (tmp_path / "run" / "config.yaml").write_text("dataset: [unclosed\n")
+    data = folder_data(tmp_path)
+    (entry,) = data["datasets"].values()
+    assert entry["error"].startswith("run/config.yaml: ParserError")

@@ -203,10 +203,10 @@ def folder_data(folder: Path) -> dict:
                 try:
                     loaded[key] = load_dataset(entry["config"])
                     datasets[key] = dataset_data(*loaded[key])
-                except (GecMetaError, OSError, ValueError, ImportError) as exc:
+                except Exception as exc:  # noqa: BLE001 - a display: any reason (YAML, Hydra, data) is shown, not raised
                     loaded[key] = None
-                    datasets[key] = {"error": f"{type(exc).__name__}: {exc}" if not isinstance(exc, GecMetaError)
-                                     else str(exc)}
+                    why = str(exc) if isinstance(exc, GecMetaError) else f"{type(exc).__name__}: {exc}"
+                    datasets[key] = {"error": f"{rel}/config.yaml: {why.removeprefix('config.yaml: ')}"}
             entry["dataset"] = key
         else:
             notes.append("no config.yaml: the dataset's texts and human scores cannot be loaded")
