@@ -237,3 +237,13 @@ def test_board_task_scatter_from_board_data(browser, tmp_path):
     page.wait_for_function("location.hash.endsWith('/m1')")
     assert "10 of 10 system pairs ordered alike" in page.locator("#task-scatter").inner_text()
     assert errors == [] and requests == []
+
+
+def test_board_csv_download_is_the_committed_csv(browser, board_page):
+    """The page's leaderboard.csv link gives back the CSV it was rendered from, byte for byte."""
+    page = browser.new_page(accept_downloads=True)
+    page.goto(board_page.resolve().as_uri())
+    with page.expect_download() as download:
+        page.locator("a.dl", has_text="leaderboard.csv").click()
+    got = Path(download.value.path()).read_text(encoding="utf-8")
+    assert got == (REPO / "experiments" / "results" / "leaderboard.csv").read_text(encoding="utf-8")
