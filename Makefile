@@ -10,7 +10,7 @@ BENCH_GPU_ARGS ?= --random-init base --random-init large
 export GEC_META_DATA := $(abspath $(DATA))
 
 .DEFAULT_GOAL := help
-.PHONY: help setup data run test test-all bench bench-gpu reproduce cache-info cache-clear clean
+.PHONY: help setup data run test test-all bench bench-gpu reproduce screenshots cache-info cache-clear clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*?## "}{printf "  make %-12s %s\n", $$1, $$2}'
@@ -48,6 +48,9 @@ bench-gpu: data ## gec-meta vs a plain forward pass on this machine's GPU (or CP
 
 reproduce: data ## regenerate every paper table/figure into outputs/reproduce (with index.md)
 	$(PY) experiments/reproduce_all.py --out outputs/reproduce
+
+screenshots: data ## PNGs of the HTML page's views for the README (needs chromium: apt-get install chromium)
+	$(PY) experiments/html_screenshots.py
 
 cache-info: setup ## size of the on-disk cache ($$GEC_META_CACHE or ~/.cache/gec-meta)
 	$(PY) -m gec_meta.cache info

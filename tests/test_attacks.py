@@ -298,8 +298,8 @@ def test_seeda_attack_robustness_of_length_and_the_leaderboard_column(attack_roo
 def test_leaderboard_fooled_by_column_and_csv_rows():
     """build_board and its renderings on toy inputs: metric M1 is fooled by X (rank 1 of 4),
     M2 by nothing; the column, the per-set table (with † on fooled cells) and the CSV rows."""
-    from gec_meta.report.leaderboard import (BoardConfig, HumanSide, MetricScores, build_board, render_csv,
-                                             render_markdown)
+    from gec_meta.meta.board import BoardConfig, HumanSide, MetricScores, build_board
+    from gec_meta.report.leaderboard import render_csv, render_markdown
 
     cfg = BoardConfig.from_mapping({
         "aggregations": ["default"], "metrics": {"m1": {"label": "M1"}, "m2": {"label": "M2"}},
@@ -314,20 +314,20 @@ def test_leaderboard_fooled_by_column_and_csv_rows():
                     "m2": {"default": assess(systems, np.array([3.0, 2.0, 1.0, 0.5]), attacks)}}}
     board = build_board(cfg, "default", runs, {"B": HumanSide({"h": human}, {}, None)}, use_cache=False,
                         robustness=robust)
-    md = render_markdown([board], cfg)
+    md = render_markdown([board])
     assert "| # | metric | avg rank | avg value | fooled by (R) |" in md
     assert [line.rsplit("|", 2)[1].strip() for line in md.splitlines()
             if line.startswith("| 1 | M1") or line.startswith("| 2 | M2")] == ["X", "none"]
     assert "### Robustness: R (default)" in md and "| M1 | 1 of 4† |" in md and "| M2 | 4 of 4 |" in md
     rows = [r.rsplit(",", 1)[0] for r in render_csv([board]).splitlines() if ",robustness," in r]  # w/o avg value
     # (both metrics in cluster 1 of the one task: 3 systems are too few for a significant difference)
-    assert rows == ["default,m1,M1,R,X,robustness,rank,1,,,1,1.0", "default,m1,M1,R,X,robustness,fooled,1,,,1,1.0",
-                    "default,m2,M2,R,X,robustness,rank,4,,,2,1.0", "default,m2,M2,R,X,robustness,fooled,0,,,2,1.0"]
+    assert rows == ["default,m1,M1,R,X,robustness,rank,1,,,,1,1.0", "default,m1,M1,R,X,robustness,fooled,1,,,,1,1.0",
+                    "default,m2,M2,R,X,robustness,rank,4,,,,2,1.0", "default,m2,M2,R,X,robustness,fooled,0,,,,2,1.0"]
 
 
 def test_leaderboard_robustness_config_errors():
     from gec_meta.cli.leaderboard import _subset
-    from gec_meta.report.leaderboard import BoardConfig, load_board_config
+    from gec_meta.meta.board import BoardConfig, load_board_config
 
     with pytest.raises(ConfigError, match="robustness.R needs a dataset"):
         BoardConfig.from_mapping({"robustness": {"R": {"overrides": []}}})

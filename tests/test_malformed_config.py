@@ -302,7 +302,7 @@ def _scribendi(**kw):
 
 
 def _board(**kw):
-    from gec_meta.report.leaderboard import BoardConfig
+    from gec_meta.meta.board import BoardConfig
 
     return BoardConfig.from_mapping(kw)
 

@@ -62,6 +62,7 @@ def test_wheel_carries_configs_prompts_and_manifest(wheel):
                   if p.is_file() and p.suffix in {".yaml", ".txt", ".md", ".py"}}
     assert conf_files and {f"gec_meta/conf/{f}" for f in conf_files} <= names
     assert "gec_meta/data/manifest.tsv" in names
+    assert {"gec_meta/report/assets/page.js", "gec_meta/report/assets/page.css"} <= names  # the HTML page
     assert not any(n.startswith(("conf/", "tests/", "experiments/")) for n in names)
     tracked = {f"{p}" for p in subprocess.run(["git", "ls-files", "gec_meta"], cwd=REPO, capture_output=True,
                                                 text=True, check=True).stdout.split() if p.endswith(".py")}

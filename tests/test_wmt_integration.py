@@ -198,7 +198,7 @@ def test_bad_settings_name_their_key(seeda, options, message):
 def test_leaderboard_config_errors_name_the_key():
     from gec_meta.cli.leaderboard import _subset
     from gec_meta.errors import ConfigError
-    from gec_meta.report.leaderboard import BoardConfig, load_board_config
+    from gec_meta.meta.board import BoardConfig, load_board_config
 
     cfg = load_board_config()
     with pytest.raises(ConfigError, match="unknown metric"):

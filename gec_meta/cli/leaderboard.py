@@ -1,11 +1,16 @@
 """``gec-meta leaderboard``: every configured metric on every configured GEC benchmark, ranked as
-the WMT metrics task ranks metrics (:mod:`gec_meta.report.leaderboard`).
+the WMT metrics task ranks metrics (:mod:`gec_meta.meta.board` computes the board,
+:mod:`gec_meta.report.leaderboard` and :mod:`gec_meta.report.html` render it).
 
     gec-meta leaderboard --out experiments/results
-    gec-meta leaderboard --metrics m2,errant --out /tmp/board
+    gec-meta leaderboard --metrics m2,errant --out /tmp/board --html /tmp/board/leaderboard.html
     gec-meta leaderboard --config my_board.yaml
+    gec-meta leaderboard --from experiments/results/leaderboard.json --html board.html   # no recomputing
 
-Writes ``leaderboard.md``, ``.tex``, ``.csv`` and ``.png`` into ``--out``.  Each metric runs as
+Writes ``leaderboard.md``, ``.tex``, ``.csv``, ``.png`` and the board's data ``leaderboard.json``
+into ``--out`` (and, with ``--html FILE``, one self-contained page).  ``--from`` renders the
+files from a ``leaderboard.json`` (or only the page and CSV from a ``leaderboard.csv``) without
+running anything.  Each metric runs as
 ``gec-meta-run metric=<name> <overrides>`` would run it (same configs, same statistics cache),
 so a leaderboard after a sweep reuses its statistics, and a second leaderboard only redoes the
 permutation tests' arithmetic (the SPA p-values are cached too).
@@ -20,8 +25,7 @@ from typing import Sequence
 
 import numpy as np
 
-from gec_meta.report.leaderboard import (BoardConfig, HumanSide, MetricScores, build_board, load_board_config,
-                                         plot_board, render_csv, render_latex, render_markdown)
+from gec_meta.meta.board import BoardConfig, HumanSide, MetricScores, build_boards, load_board_config
 
 #: Metrics with a config that cannot run offline here, and why (listed under the board).
 NOT_RUNNABLE = {
@@ -38,7 +42,11 @@ def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="gec-meta leaderboard", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", help="a leaderboard YAML (default: the shipped conf/leaderboard.yaml)")
-    ap.add_argument("--out", default=".", help="folder for leaderboard.{md,tex,csv,png} (default: .)")
+    ap.add_argument("--out", default=".", help="folder for leaderboard.{md,tex,csv,png,json} (default: .)")
+    ap.add_argument("--html", metavar="FILE", help="also write the board as one self-contained HTML page")
+    ap.add_argument("--from", dest="source", metavar="FILE",
+                    help="render from a leaderboard.json (all files) or leaderboard.csv (--html only) instead of "
+                         "running the metrics")
     ap.add_argument("--metrics", help="comma-separated subset of the config's metrics")
     ap.add_argument("--benchmarks", help="comma-separated subset of the config's benchmarks")
     ap.add_argument("--no-cache", action="store_true", help="neither read nor write the statistics cache")
@@ -143,13 +151,11 @@ def run_leaderboard(config: BoardConfig, overrides: Sequence[str] = (), use_cach
             pvals = {h: human_pvalues(ds, groups[aspect_of(ds, h)], signs) for h in bench.human
                      if "spa" in config.system_statistics}
             humans[bench.name] = HumanSide({h: ds.human[h] for h in bench.human}, pvals,
-                                           groups.get(bench.sentence) if bench.sentence else None)
+                                           groups.get(bench.sentence) if bench.sentence else None, ds.systems)
         runs.setdefault(bench.name, {})[name] = memo[key]
     robustness, robust_seconds = _robustness_runs(config, overrides, use_cache, aggregations, progress)
     metric_seconds += robust_seconds
-    sentence_memo: dict = {}  # acc_eq does not depend on the aggregation: one ε* search per (task, metric)
-    boards = [build_board(config, a, runs, humans, use_cache, sentence_memo, robustness) for a in config.aggregations]
-    return boards, metric_seconds
+    return build_boards(config, runs, humans, use_cache, robustness), metric_seconds
 
 
 def _robustness_runs(config: BoardConfig, overrides: Sequence[str], use_cache: bool, aggregations: dict,
@@ -222,23 +228,72 @@ def _preamble(config: BoardConfig, command: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.source:
+        return _render_from(args)
     config = _subset(load_board_config(args.config), args.metrics, args.benchmarks)
     t_start = time.perf_counter()
     boards, metric_s = run_leaderboard(config, args.override, use_cache=not args.no_cache)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    from gec_meta.report.tables import atomic_write_text
-
     command = "gec-meta leaderboard" + "".join(
         f" --{k} {v}" for k, v in (("metrics", args.metrics), ("benchmarks", args.benchmarks)) if v)
-    atomic_write_text(out / "leaderboard.md", render_markdown(boards, config, _preamble(config, command)))
-    atomic_write_text(out / "leaderboard.tex", render_latex(boards, config))
-    atomic_write_text(out / "leaderboard.csv", render_csv(boards))
-    plot_board(boards, out / "leaderboard.png")
+    preamble = _preamble(config, command)
+    write_board(boards, out, preamble, config.to_mapping())
+    if args.html:
+        _write_html(boards, config.to_mapping(), preamble, args.html)
     total_s = time.perf_counter() - t_start
     print(f"leaderboard of {len(config.metrics)} metrics x {len(config.benchmarks)} benchmarks written to "
-          f"{out}/leaderboard.{{md,tex,csv,png}} in {total_s:.1f} s: {metric_s:.1f} s running the metrics "
+          f"{out}/leaderboard.{{md,tex,csv,png,json}} in {total_s:.1f} s: {metric_s:.1f} s running the metrics "
           f"(configs, data, statistics, system scores), {total_s - metric_s:.1f} s of meta-evaluation "
           f"(SPA p-values, epsilon*, clusters, global ranks, files; "
           f"{100 * (total_s - metric_s) / max(metric_s, 1e-9):.0f}% of the metrics' time)")
+    return 0
+
+
+def write_board(boards, out: Path, preamble: str, config: dict | None) -> None:
+    """``leaderboard.{md,tex,csv,png,json}`` of ``boards`` into ``out``."""
+    import json
+
+    from gec_meta.meta.board import board_document
+    from gec_meta.report.leaderboard import plot_board, render_csv, render_latex, render_markdown
+    from gec_meta.report.tables import atomic_write_text
+
+    atomic_write_text(out / "leaderboard.md", render_markdown(boards, preamble))
+    atomic_write_text(out / "leaderboard.tex", render_latex(boards))
+    atomic_write_text(out / "leaderboard.csv", render_csv(boards))
+    atomic_write_text(out / "leaderboard.json", json.dumps(board_document(boards, config, preamble),
+                                                           ensure_ascii=False, indent=None) + "\n")
+    plot_board(boards, out / "leaderboard.png")
+
+
+def _write_html(boards, config: dict | None, preamble: str, path: str) -> None:
+    from gec_meta.report.html import leaderboard_page
+    from gec_meta.report.tables import atomic_write_text
+
+    atomic_write_text(Path(path), leaderboard_page(boards, config, preamble))
+    print(f"page written to {path}")
+
+
+def _render_from(args) -> int:
+    """``--from FILE``: the renderings of saved board data, nothing recomputed."""
+    from gec_meta.errors import ConfigError
+    from gec_meta.report.leaderboard import read_board_file
+
+    if args.metrics or args.benchmarks or args.config or args.override or args.no_cache:
+        raise ConfigError("--from renders saved board data: --metrics, --benchmarks, --config, -c and --no-cache "
+                          "do not apply")
+    boards, config, preamble = read_board_file(args.source)
+    md = Path(args.source).with_suffix(".md")
+    if not preamble and md.is_file():  # a CSV: the preamble (command, seed, versions) of the Markdown beside it
+        preamble = md.read_text(encoding="utf-8").split("\n## Aggregation:", 1)[0].rstrip()
+    if Path(args.source).suffix.lower() == ".json":
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        write_board(boards, out, preamble, config)
+        print(f"leaderboard rendered from {args.source} into {out}/leaderboard.{{md,tex,csv,png,json}}")
+    elif not args.html:
+        raise ConfigError(f"--from {args.source}: a leaderboard CSV can only be rendered as a page (add --html FILE); "
+                          "a leaderboard.json gives every file")
+    if args.html:
+        _write_html(boards, config, preamble, args.html)
     return 0

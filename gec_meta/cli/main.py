@@ -9,6 +9,7 @@
     gec-meta uot-align --dataset seeda --system GPT-3.5 --sentence 12 [--encoder minilm]
     gec-meta data [--dest DIR] [--mirror DIR]     # fetch the benchmarks (sha256-verified)
     gec-meta leaderboard [--metrics m2,errant] [--out DIR]   # WMT-style ranking of the metrics
+    gec-meta report DIR [--html FILE]                        # summary tables / one page of a run or sweep
 
 System names are the hypothesis file names without extension.  ``--ref`` takes plain-text
 references (one file per annotator) or one M2 file (all its annotators; gold edits for M2-based
@@ -216,6 +217,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("leaderboard", add_help=False,
                    help="every metric x every benchmark: r, ρ, SPA, acc_eq, significance clusters and the "
                         "global ranking (Markdown, LaTeX, CSV, PNG)")
+    sub.add_parser("report", add_help=False,
+                   help="collate a run or sweep folder into summary tables, or (--html FILE) one interactive page")
     sub.add_parser("data", add_help=False,
                    help="fetch the benchmark data into $GEC_META_DATA or the per-user data folder "
                         "(from --mirror DIR or the public sources, sha256-verified)")
@@ -242,6 +245,10 @@ def _dispatch(ap: argparse.ArgumentParser, argv: list[str]) -> int:
         from gec_meta.cli.leaderboard import main as leaderboard_main
 
         return leaderboard_main(argv[1:])
+    if argv[:1] == ["report"]:
+        from gec_meta.report.tables import main as report_main
+
+        return report_main(argv[1:])
     if argv[:1] == ["data"]:
         from gec_meta.data.fetch import main as data_main
 

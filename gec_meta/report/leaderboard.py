@@ -1,489 +1,24 @@
-"""The leaderboard: GEC metrics ranked as the WMT metrics task ranks MT metrics.
+"""Render the leaderboard (:mod:`gec_meta.meta.board` computes it): Markdown, LaTeX, CSV, PNG.
 
-For every benchmark (dataset x setting x the human scores it is compared with) and every metric
-this module takes the metric's system scores (per aggregation) and sentence scores, and builds
-the *tasks* of the WMT23/24 metrics task (Freitag et al. 2023, 2024; google-research
-mt-metrics-eval ``tasks.py``):
-
-* system level, per human score: Pearson r, Spearman ρ and soft pairwise accuracy (SPA,
-  Thompson et al. 2024);
-* sentence level, per benchmark: tie-calibrated pairwise accuracy acc_eq at each metric's own
-  ε* (Deutsch et al. 2023) and, where the humans gave segment scores (GMEG's ratings), Pairwise
-  Difference Pearson (PDP, WMT24; :mod:`gec_meta.meta.pdp`).
-
-Every pairwise accuracy (acc_eq, system-level pairwise accuracy) carries its chance level
-(:func:`gec_meta.meta.ties.chance_accuracy`): a line under each benchmark's table and a
-``chance`` column in the CSV.
-
-Within a task the metrics are grouped into significance clusters (:mod:`gec_meta.meta.clusters`:
-PERM-BOTH, a new cluster starts where a metric is significantly worse than one above it,
-p <= alpha), and across tasks they get mt-metrics-eval's global ranking (weighted average of
-cluster ranks and of values, :mod:`gec_meta.meta.global_rank`).  Beside the ranking, each
-robustness set (a dataset with the adversarial systems of Goto et al. 2025) gives every metric
-a "fooled by" entry: the attacks it scores above every real system
-(:mod:`gec_meta.meta.robustness`); it does not enter the global ranking.
-
-Pure: the runs come in as plain arrays (:class:`MetricScores`); :mod:`gec_meta.cli.leaderboard`
-runs the metrics.  Every permutation test draws from its own ``numpy.random.Generator`` seeded
-by (seed, task, metric pair), so the report regenerates byte-identically.
+Every renderer takes the :class:`~gec_meta.meta.board.Board` objects of
+:func:`gec_meta.meta.board.build_boards` (or read back from their JSON data or CSV,
+:func:`read_csv`) and computes nothing: the HTML page (:mod:`gec_meta.report.html`) draws the
+same objects.  The CSV is the long format of :func:`render_csv`; :func:`read_csv` reads it back
+into boards (everything but the robustness sets' system counts and the global weights, which the
+CSV does not carry).
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import zlib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
 
 import numpy as np
 
-from gec_meta.config import check_fields, integer, non_negative, one_of, open_interval, valid
-from gec_meta.errors import ConfigError
-from gec_meta.meta.task import MAX_RESAMPLES, MIN_PERMUTATIONS
-from gec_meta.meta.wmt_stats import SPA_TRUESKILL
+from gec_meta.meta.board import SHORT, Board, BoardTask
 
-SYSTEM_STATISTICS = ("pearson", "spearman", "spa", "pairwise_accuracy")
-SENTENCE_STATISTICS = ("acc_eq", "pdp")
-SHORT = {"pearson": "r", "spearman": "ρ", "spa": "SPA", "pairwise_accuracy": "PA", "acc_eq": "acc_eq", "pdp": "PDP"}
-#: Statistics that are correlations (range [-1, 1] in the global ranking's average value).
-CORRELATIONS = ("pearson", "spearman", "pdp")
-
-
-# --------------------------------------------------------------------------- configuration
-@dataclass(frozen=True)
-class Benchmark:
-    """One benchmark of the leaderboard.
-
-    Attributes:
-        name: e.g. ``SEEDA-E Base``.
-        dataset: the dataset config (``seeda``, ``gjg15``, ``gmeg_wiki``).
-        overrides: further Hydra overrides (``dataset.setting=base``).
-        human: the human system scores compared with (``TS_edit``).
-        sentence: the judgments of the sentence level (``edit``), or None.
-    """
-
-    name: str
-    dataset: str
-    overrides: tuple[str, ...] = ()
-    human: tuple[str, ...] = ()
-    sentence: str | None = None
-
-
-@dataclass(frozen=True)
-class RobustnessSet:
-    """A dataset with attack systems (``dataset.attacks=true``, ``bea19_dev_attack``): each
-    metric's "fooled by" entry.
-
-    Attributes:
-        name: e.g. ``SEEDA+attacks``.
-        dataset, overrides: as :class:`Benchmark`.
-    """
-
-    name: str
-    dataset: str
-    overrides: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class BoardConfig:
-    """``conf/leaderboard.yaml`` (see its comments)."""
-
-    seed: int = field(default=0, metadata=valid(integer(0)))
-    permutations: int = field(default=1000, metadata=valid(integer(MIN_PERMUTATIONS, hi=MAX_RESAMPLES)))
-    alpha: float = field(default=0.05, metadata=valid(open_interval(0, 1)))
-    aggregations: tuple[str, ...] = ("default", "trueskill")
-    metrics: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)  # name -> (label, overrides)
-    benchmarks: tuple[Benchmark, ...] = ()
-    system_statistics: tuple[str, ...] = ("pearson", "spearman", "spa")
-    sentence_statistics: tuple[str, ...] = ("acc_eq",)
-    weights: Mapping[str, float] = field(default_factory=dict)
-    spa_trueskill: str = field(default="comparisons", metadata=valid(one_of(*SPA_TRUESKILL)))
-    robustness: tuple[RobustnessSet, ...] = ()
-
-    def __post_init__(self):
-        check_fields(self, "leaderboard")
-
-    @classmethod
-    def from_mapping(cls, d: Mapping) -> "BoardConfig":
-        """Validate and convert the YAML mapping (errors name the key)."""
-        known = {"seed", "permutations", "alpha", "aggregations", "metrics", "benchmarks", "statistics", "weights",
-                 "spa_trueskill", "robustness"}
-        unknown = set(d) - known
-        if unknown:
-            raise ConfigError(f"leaderboard config: unknown key(s) {sorted(unknown)}; known: {sorted(known)}")
-        metrics = {}
-        for name, spec in (d.get("metrics") or {}).items():
-            spec = spec or {}
-            metrics[str(name)] = (str(spec.get("label", name)), tuple(str(o) for o in spec.get("overrides") or ()))
-        benchmarks = []
-        for name, spec in (d.get("benchmarks") or {}).items():
-            if "dataset" not in spec:
-                raise ConfigError(f"leaderboard config: benchmarks.{name} needs a dataset")
-            benchmarks.append(Benchmark(str(name), str(spec["dataset"]), tuple(spec.get("overrides") or ()),
-                                        tuple(spec.get("human") or ()), spec.get("sentence")))
-        robustness = []
-        for name, spec in (d.get("robustness") or {}).items():
-            if not isinstance(spec, Mapping) or "dataset" not in spec:
-                raise ConfigError(f"leaderboard config: robustness.{name} needs a dataset")
-            robustness.append(RobustnessSet(str(name), str(spec["dataset"]), tuple(spec.get("overrides") or ())))
-        clash = {r.name for r in robustness} & {b.name for b in benchmarks}
-        if clash:
-            raise ConfigError(f"leaderboard config: robustness set(s) {sorted(clash)} named like a benchmark")
-        stats = d.get("statistics") or {}
-        system = tuple(stats.get("system", cls.system_statistics))
-        sentence = tuple(stats.get("sentence", cls.sentence_statistics))
-        for level, names, allowed in (("system", system, SYSTEM_STATISTICS), ("sentence", sentence, SENTENCE_STATISTICS)):
-            bad = [s for s in names if s not in allowed]
-            if bad:
-                raise ConfigError(f"leaderboard config: statistics.{level}: unknown {bad}; known: {list(allowed)}")
-        weights = {str(k): v for k, v in (d.get("weights") or {}).items()}
-        bad = {k: v for k, v in weights.items() if not non_negative().test(v)}
-        if bad:
-            raise ConfigError(f"leaderboard config: weights must be numbers >= 0, got {bad}")
-        return cls(d.get("seed", 0), d.get("permutations", 1000), d.get("alpha", 0.05),
-                   tuple(d.get("aggregations") or cls.aggregations), metrics, tuple(benchmarks), system, sentence,
-                   weights, d.get("spa_trueskill", "comparisons"), tuple(robustness))
-
-    def tasks(self) -> list["BoardTask"]:
-        out = []
-        for b in self.benchmarks:
-            for h in b.human:
-                out += [BoardTask(b.name, h, "system", s) for s in self.system_statistics]
-            if b.sentence is not None:
-                out += [BoardTask(b.name, b.sentence, "sentence", s) for s in self.sentence_statistics]
-        if not out:
-            raise ConfigError("leaderboard config: no benchmark with human scores to rank the metrics on"
-                              + (" (robustness sets only give the 'fooled by' column)" if self.robustness else ""))
-        unknown = set(self.weights) - {t.name for t in out}
-        if unknown:
-            raise ConfigError(f"leaderboard config: weights for unknown task(s) {sorted(unknown)}")
-        return out
-
-    def weight(self, task: "BoardTask") -> float:
-        return self.weights.get(task.name, 1.0)
-
-
-def load_board_config(path: str | Path | None = None) -> BoardConfig:
-    """A leaderboard config file, or the shipped ``conf/leaderboard.yaml`` (package data)."""
-    from importlib.resources import files
-
-    from omegaconf import OmegaConf
-
-    from gec_meta.config import CONFIG_MODULE
-    from gec_meta.data.io import read_text
-
-    if path is None:
-        text = files(CONFIG_MODULE).joinpath("leaderboard.yaml").read_text(encoding="utf-8")
-    else:
-        text = read_text(Path(path))[1]
-    return BoardConfig.from_mapping(OmegaConf.to_container(OmegaConf.create(text), resolve=True))
-
-
-@dataclass(frozen=True)
-class BoardTask:
-    """One task: a statistic of one level against one human score / judgment aspect."""
-
-    benchmark: str
-    target: str  # human score (system level) or judgment aspect (sentence level)
-    level: str
-    statistic: str
-
-    @property
-    def name(self) -> str:
-        return f"{self.benchmark}/{self.target}/{self.statistic}"
-
-
-# --------------------------------------------------------------------------- inputs
-@dataclass(frozen=True)
-class MetricScores:
-    """What one metric produced on one benchmark.
-
-    Attributes:
-        system_scores: aggregation -> shape (S,).
-        pvalues: aggregation -> shape (S, S), p(system i beats j) (SPA's p^m), if computed.
-        sentence_scores: shape (S, N) (``Metric.comparable_scores``).
-        resolution: the metric's tie tolerance (:attr:`gec_meta.metrics.base.Metric.tie_tolerance`).
-    """
-
-    system_scores: Mapping[str, np.ndarray]
-    pvalues: Mapping[str, np.ndarray]
-    sentence_scores: np.ndarray
-    resolution: float = 0.0
-
-
-@dataclass(frozen=True)
-class HumanSide:
-    """The human side of one benchmark.
-
-    Attributes:
-        system: human score name -> shape (S,).
-        pvalues: human score name -> shape (S, S) (SPA's p^h).
-        groups: the sentence-level judgments (:class:`gec_meta.meta.wmt_stats.Groups`), or None.
-    """
-
-    system: Mapping[str, np.ndarray]
-    pvalues: Mapping[str, np.ndarray]
-    groups: object | None
-
-
-# --------------------------------------------------------------------------- the board
-@dataclass(frozen=True)
-class Cell:
-    value: float
-    rank: int  # significance cluster, 1 = top
-    epsilon: float | None = None  # acc_eq's ε*
-    chance: float | None = None  # a pairwise accuracy's chance level on the same pairs
-
-
-@dataclass(frozen=True)
-class Board:
-    """One aggregation's leaderboard.
-
-    Attributes:
-        aggregation: e.g. ``default``.
-        metrics: metric names in global-rank order.
-        labels: name -> display label.
-        tasks: the tasks, shape (T,).
-        cells: (task name, metric) -> :class:`Cell`.
-        global_ranking: :class:`gec_meta.meta.global_rank.GlobalRanking`.
-        robustness: robustness set -> metric -> its section under this aggregation
-            (:func:`gec_meta.meta.robustness.assess`).
-    """
-
-    aggregation: str
-    metrics: tuple[str, ...]
-    labels: Mapping[str, str]
-    tasks: tuple[BoardTask, ...]
-    cells: Mapping[tuple[str, str], Cell]
-    global_ranking: object
-    robustness: Mapping[str, Mapping[str, dict]] = field(default_factory=dict)
-
-    def position(self, metric: str) -> int:
-        """1-based place in the global ranking."""
-        return self.metrics.index(metric) + 1
-
-
-def _seed_words(seed: int, task: BoardTask, a: str, b: str) -> list[int]:
-    """The seed of one permutation test: (seed, task, metric pair) — independent of the order
-    in which tests run, so the board regenerates byte-identically."""
-    return [seed, *(zlib.crc32(x.encode("utf-8")) for x in (task.name, a, b))]
-
-
-def task_values(task: BoardTask, aggregation: str, runs: Mapping[str, MetricScores], human: HumanSide,
-                sentence_memo: dict | None = None) -> dict[str, dict]:
-    """metric -> ``{"value": v, ...}`` of one task (acc_eq also gives ``epsilon``; acc_eq and
-    pairwise accuracy ``chance``).
-
-    ``sentence_memo``: (task, metric) -> the sentence-level result, shared by the boards of
-    every aggregation (sentence scores, hence acc_eq, ε* and PDP, do not depend on it)."""
-    from gec_meta.meta.correlation import pearson, spearman
-    from gec_meta.meta.pdp import pairwise_difference_pearson
-    from gec_meta.meta.spa import soft_pairwise_accuracy
-    from gec_meta.meta.ties import chance_accuracy, system_pairwise_accuracy
-    from gec_meta.meta.wmt_stats import tie_calibrated
-
-    out = {}
-    for name, run in runs.items():
-        if task.level == "sentence":
-            memo = {} if sentence_memo is None else sentence_memo
-            if (task.name, name) not in memo:
-                if task.statistic == "pdp":
-                    groups = human.groups
-                    memo[(task.name, name)] = {"value": float(pairwise_difference_pearson(
-                        groups.human, groups.metric(run.sentence_scores)))}
-                else:
-                    res = tie_calibrated(human.groups, run.sentence_scores, None, run.resolution)
-                    memo[(task.name, name)] = {"value": res["acc_eq"], "epsilon": res["epsilon"],
-                                               "chance": res["acc_eq_random"]}
-            out[name] = memo[(task.name, name)]
-            continue
-        m, h = run.system_scores[aggregation], human.system[task.target]
-        extra = {}
-        if task.statistic == "pearson":
-            v = pearson(m, h)
-        elif task.statistic == "spearman":
-            v = spearman(m, h)
-        elif task.statistic == "pairwise_accuracy":
-            v = system_pairwise_accuracy(h, m)
-            extra["chance"] = chance_accuracy(h)
-        else:
-            v = soft_pairwise_accuracy(human.pvalues[task.target], run.pvalues[aggregation])
-        out[name] = {"value": float(v), **extra}
-    return out
-
-
-def defined(task: BoardTask, human: HumanSide) -> bool:
-    """Whether a task exists on its benchmark: PDP needs segment scores (ratings), not rankings
-    (:mod:`gec_meta.meta.pdp`)."""
-    return task.statistic != "pdp" or getattr(human.groups, "kind", None) == "rating"
-
-
-def significance_pvalue(task: BoardTask, aggregation: str, a: MetricScores, b: MetricScores, human: HumanSide,
-                        eps_a: float | None, eps_b: float | None, permutations: int,
-                        rng: np.random.Generator) -> float:
-    """p-value of "metric b is not worse than metric a" on one task (PERM-BOTH,
-    :mod:`gec_meta.meta.clusters`): system scores swapped per system for r/ρ/pairwise accuracy;
-    SPA's p^m entries swapped per system pair; acc_eq's pairwise outcomes (each metric at its
-    own ε*) swapped per judged pair, as mt-metrics-eval's ``PairwisePermutationSigDiff``; PDP's
-    (item, system) scores swapped per cell (``PermutationSigDiff``'s PERM-BOTH, mt-metrics-eval
-    has no PDP test of its own)."""
-    from gec_meta.meta import clusters
-
-    if task.statistic == "pdp":  # PERM-BOTH on the (item, system) scores, as every correlation
-        from gec_meta.meta.pdp import pdp_rows
-
-        groups = human.groups
-        return clusters.perm_both(groups.metric(a.sentence_scores), groups.metric(b.sentence_scores), groups.human,
-                                  pdp_rows, rng, permutations, block_size=BLOCK_SIZE, batched=True, tolerance=1e-12)
-    if task.level == "sentence":
-        return clusters.perm_pairs(human.groups.metric(a.sentence_scores), human.groups.metric(b.sentence_scores),
-                                   human.groups.human, eps_a, eps_b, rng, permutations, block_size=BLOCK_SIZE)
-    if task.statistic == "spa":
-        return clusters.spa_pvalue(human.pvalues[task.target], a.pvalues[aggregation], b.pvalues[aggregation],
-                                   rng, permutations)
-    statistic, batched = _SYSTEM_STATISTIC[task.statistic]
-    return clusters.perm_both(a.system_scores[aggregation], b.system_scores[aggregation], human.system[task.target],
-                              statistic, rng, permutations, block_size=BLOCK_SIZE, batched=batched,
-                              tolerance=1e-12 if batched else 0.0)
-
-
-def _pvalue_inputs(task: BoardTask, aggregation: str, a: MetricScores, b: MetricScores, human: HumanSide) -> list:
-    """The arrays a significance p-value depends on (for its cache key)."""
-    if task.level == "sentence":
-        return [a.sentence_scores, b.sentence_scores, human.groups.human, human.groups.lines]
-    if task.statistic == "spa":
-        return [a.pvalues[aggregation], b.pvalues[aggregation], human.pvalues[task.target]]
-    return [a.system_scores[aggregation], b.system_scores[aggregation], human.system[task.target]]
-
-
-def cached_pvalue(task: BoardTask, aggregation: str, a: MetricScores, b: MetricScores, human: HumanSide,
-                  eps_a, eps_b, permutations: int, seed_words: Sequence[int], use_cache: bool) -> float:
-    """:func:`significance_pvalue`, cached on disk by content (the arrays it reads, the test,
-    the permutations and the generator's seed): a second leaderboard only reads them."""
-    import hashlib
-
-    from gec_meta import cache
-
-    rng = np.random.default_rng(np.random.SeedSequence(list(seed_words)))
-    if not use_cache:
-        return significance_pvalue(task, aggregation, a, b, human, eps_a, eps_b, permutations, rng)
-    h = hashlib.sha256()
-    for x in _pvalue_inputs(task, aggregation, a, b, human):
-        x = np.ascontiguousarray(x, dtype=np.float64)
-        h.update(repr(x.shape).encode() + x.tobytes())
-    key = "cluster-pvalue|" + cache.text_hash(task.level, task.statistic, repr(eps_a), repr(eps_b),
-                                              repr(permutations), repr(list(seed_words)), repr(BLOCK_SIZE),
-                                              cache.code_version("meta", "report/leaderboard.py"), h.hexdigest())
-    hit = cache.load_array(key, kind="pvalues")
-    if hit is not None and hit.shape == (1,):
-        return float(hit[0])
-    p = significance_pvalue(task, aggregation, a, b, human, eps_a, eps_b, permutations, rng)
-    cache.save_array(key, np.array([p], dtype=np.float64), about={"what": "leaderboard significance p-value"})
-    return p
-
-
-#: Early-stopping block of the PERM-BOTH tests (mt-metrics-eval ``tasks.Task``'s default
-#: ``PermutationSigDiffParams(block_size=100)``: stop at a block boundary when p < 0.02 or > 0.5).
-BLOCK_SIZE = 100
-
-
-def _pairwise_accuracy(human, metric) -> float:
-    from gec_meta.meta.ties import system_pairwise_accuracy
-
-    return system_pairwise_accuracy(human, metric)
-
-
-def _rows(kind: str):
-    from gec_meta.meta.correlation import ROW_CORRELATIONS
-
-    return lambda h, stack: ROW_CORRELATIONS[kind](stack, h)
-
-
-# statistic(human, metric) of the system-level PERM-BOTH tests, and whether it is batched
-# (rows of a (K, S) stack at once: the vectorised correlations, compared with tolerance 1e-12).
-_SYSTEM_STATISTIC = {
-    "pearson": (_rows("pearson"), True),
-    "spearman": (_rows("spearman"), True),
-    "pairwise_accuracy": (_pairwise_accuracy, False),
-}
-
-
-def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mapping[str, MetricScores]],
-                humans: Mapping[str, HumanSide], use_cache: bool = True, sentence_memo: dict | None = None,
-                robustness: Mapping[str, Mapping[str, Mapping[str, dict]]] | None = None) -> Board:
-    """One aggregation's leaderboard.
-
-    Args:
-        runs: benchmark name -> metric -> :class:`MetricScores` (metrics in config order).
-        humans: benchmark name -> :class:`HumanSide`.
-        robustness: robustness set -> metric -> aggregation -> section
-            (:func:`gec_meta.meta.robustness.assess`), for the "fooled by" column.
-    """
-    from gec_meta.meta.clusters import assign_ranks_lazily
-    from gec_meta.meta.global_rank import ACCURACY_RANGE, CORRELATION_RANGE, global_ranking
-
-    tasks = [t for t in config.tasks() if defined(t, humans[t.benchmark])]
-    cells: dict[tuple[str, str], Cell] = {}
-    values_by_task, ranks_by_task = {}, {}
-    metrics = [m for m in config.metrics if all(m in runs[t.benchmark] for t in tasks)]
-    for task in tasks:
-        bench_runs = {m: runs[task.benchmark][m] for m in metrics}
-        values = task_values(task, aggregation, bench_runs, humans[task.benchmark], sentence_memo)
-        _check_rankable(task, aggregation, values, bench_runs, config)
-        order = sorted(metrics, key=lambda m: (-_sortable(values[m]["value"]), m))
-        eps = {m: values[m].get("epsilon") for m in metrics}
-
-        def pvalue(upper: str, lower: str, task=task, bench_runs=bench_runs, eps=eps) -> float:
-            # p-value of "lower is not worse than upper"
-            return cached_pvalue(task, aggregation, bench_runs[upper], bench_runs[lower], humans[task.benchmark],
-                                 eps[upper], eps[lower], config.permutations,
-                                 _seed_words(config.seed, task, upper, lower), use_cache)
-
-        ranks = assign_ranks_lazily({m: values[m]["value"] for m in order}, pvalue, alpha=config.alpha)
-        for m in metrics:
-            cells[(task.name, m)] = Cell(values[m]["value"], int(ranks[m]), eps[m], values[m].get("chance"))
-        values_by_task[task.name] = {m: values[m]["value"] for m in metrics}
-        ranks_by_task[task.name] = {m: int(ranks[m]) for m in metrics}
-    weights = {t.name: config.weight(t) for t in tasks}
-    ranges = {t.name: CORRELATION_RANGE if t.statistic in CORRELATIONS else ACCURACY_RANGE
-              for t in tasks}
-    ranking = global_ranking(values_by_task, ranks_by_task, weights, ranges)
-    robust = {r.name: {m: robustness[r.name][m][aggregation] for m in metrics}
-              for r in config.robustness if robustness and r.name in robustness}
-    return Board(aggregation, tuple(ranking.order), {m: config.metrics[m][0] for m in metrics}, tuple(tasks),
-                 cells, ranking, robust)
-
-
-def _check_rankable(task: BoardTask, aggregation: str, values: Mapping[str, dict],
-                    runs: Mapping[str, MetricScores], config: BoardConfig) -> None:
-    """A metric whose statistic is undefined on a task (NaN: a correlation of system scores
-    that are all equal) has no place in that task's clusters or the global ranking.  A single
-    run reports such a correlation as NaN with an ``UndefinedCorrelationWarning``; a
-    leaderboard stops with one line naming the metric and the task.
-
-    Raises:
-        GecMetaError: the first metric with a non-finite value.
-    """
-    from gec_meta.errors import GecMetaError
-
-    for m, v in values.items():
-        if np.isfinite(v["value"]):
-            continue
-        scores = np.asarray(runs[m].system_scores[aggregation], dtype=np.float64)
-        why = (f"its {aggregation} system scores are all {scores[0]:g}" if np.ptp(scores) == 0
-               else "its scores leave the statistic undefined")
-        raise GecMetaError(f"leaderboard: metric {m!r} ({config.metrics[m][0]}) has no {task.statistic} on "
-                           f"{task.name} ({why}), so it cannot be ranked; leave it out (--metrics) or check its "
-                           "scores (`gec-meta-run` reports such a run with NaN and a warning)")
-
-
-def _sortable(v: float) -> float:
-    return -np.inf if not np.isfinite(v) else float(v)
-
-
-# --------------------------------------------------------------------------- rendering
 def board_rows(board: Board) -> list[dict]:
     """One row per metric (global-rank order): global rank, average rank, average value and
     every task's value and cluster rank (``<task>`` and ``<task> rank``)."""
@@ -570,8 +105,9 @@ def _robustness_table(board: Board, name: str, fmt: str) -> str:
     for i, m in enumerate(board.metrics):
         sec = sections[m]
         row = {"metric": board.labels[m]}
-        for a in attacks:
-            row[a] = f"{sec['attacks'][a]['rank']} of {len(sec['system_scores'])}"
+        for a in attacks:  # (boards read back from a CSV do not know how many systems there were)
+            row[a] = f"{sec['attacks'][a]['rank']}" + (f" of {len(sec['system_scores'])}" if "system_scores" in sec
+                                                       else "")
             if sec["attacks"][a]["fooled"]:
                 marks[(i, a)] = "†"
         rows.append(row)
@@ -581,27 +117,27 @@ def _robustness_table(board: Board, name: str, fmt: str) -> str:
                           "(1 = best; Goto et al. 2025).")
 
 
-def render_markdown(boards: Sequence[Board], config: BoardConfig, preamble: str = "") -> str:
+def render_markdown(boards: Sequence[Board], preamble: str = "") -> str:
     parts = [preamble.rstrip() + "\n"] if preamble else []
     for board in boards:
         parts.append(f"## Aggregation: {board.aggregation}\n")
         parts.append(_summary_table(board, "md"))
-        for b in config.benchmarks:
-            parts.append(f"### {b.name} ({board.aggregation})\n")
-            parts.append(_benchmark_table(board, b.name, "md"))
+        for b in board.benchmarks:
+            parts.append(f"### {b} ({board.aggregation})\n")
+            parts.append(_benchmark_table(board, b, "md"))
         for name in board.robustness:
             parts.append(f"### Robustness: {name} ({board.aggregation})\n")
             parts.append(_robustness_table(board, name, "md"))
     return "\n".join(p.rstrip() + "\n" for p in parts)
 
 
-def render_latex(boards: Sequence[Board], config: BoardConfig) -> str:
+def render_latex(boards: Sequence[Board]) -> str:
     parts = []
     for board in boards:
         parts.append(f"% aggregation: {board.aggregation}")
         parts.append(_summary_table(board, "latex"))
-        for b in config.benchmarks:
-            parts.append(_benchmark_table(board, b.name, "latex"))
+        for b in board.benchmarks:
+            parts.append(_benchmark_table(board, b, "latex"))
         for name in board.robustness:
             parts.append(_robustness_table(board, name, "latex"))
     return "\n".join(p.rstrip() + "\n" for p in parts)
@@ -630,9 +166,99 @@ def render_csv(boards: Sequence[Board]) -> str:
                 for attack, a in sections[m]["attacks"].items():
                     for statistic, value in (("rank", a["rank"]), ("fooled", int(a["fooled"]))):
                         w.writerow([board.aggregation, m, board.labels[m], name, attack, "robustness", statistic,
-                                    value, "", "", board.position(m), repr(g.average_rank[m]),
+                                    value, "", "", "", board.position(m), repr(g.average_rank[m]),
                                     repr(g.average_value[m])])
     return buf.getvalue()
+
+
+CSV_COLUMNS = ("aggregation", "metric", "label", "benchmark", "target", "level", "statistic", "value", "cluster",
+               "epsilon", "chance", "global_rank", "avg_rank", "avg_value")
+
+
+def read_csv(text: str, name: str = "leaderboard.csv") -> list[Board]:
+    """The boards of a :func:`render_csv` text (``render_csv(read_csv(t)) == t``).
+
+    The robustness sections get each attack's ``rank`` and ``fooled`` and the ``fooled_by`` list
+    (the CSV has no system scores); the global ranking gets no task weights.
+
+    Raises:
+        DataError: naming ``name`` and the line, when the text is not such a CSV.
+    """
+    from gec_meta.errors import DataError
+    from gec_meta.meta.board import Cell
+    from gec_meta.meta.global_rank import GlobalRanking
+
+    reader = csv.reader(io.StringIO(text))
+    header = next(reader, None)
+    if header is None or tuple(header) != CSV_COLUMNS:
+        raise DataError(f"line 1: not a leaderboard CSV (expected the columns {','.join(CSV_COLUMNS)})", name)
+    boards: dict[str, dict] = {}
+    for lineno, row in enumerate(reader, start=2):
+        try:
+            if len(row) == len(CSV_COLUMNS) - 1 and row[5:6] == ["robustness"]:
+                # robustness rows as written before 2026-11-27: one empty cell short (no "chance")
+                row = [*row[:10], "", *row[10:]]
+            r = dict(zip(CSV_COLUMNS, row, strict=True))
+            b = boards.setdefault(r["aggregation"], {"metrics": {}, "tasks": {}, "cells": {}, "robust": {}})
+            b["metrics"].setdefault(r["metric"], (r["label"], float(r["avg_rank"]), float(r["avg_value"])))
+            if r["level"] == "robustness":
+                attacks = b["robust"].setdefault(r["benchmark"], {}).setdefault(r["metric"], {})
+                attacks.setdefault(r["target"], {})[r["statistic"]] = int(r["value"])
+                continue
+            task = BoardTask(r["benchmark"], r["target"], r["level"], r["statistic"])
+            b["tasks"].setdefault(task.name, task)
+            b["cells"][(task.name, r["metric"])] = Cell(float(r["value"]), int(r["cluster"]),
+                                                        float(r["epsilon"]) if r["epsilon"] else None,
+                                                        float(r["chance"]) if r["chance"] else None)
+        except (ValueError, KeyError) as exc:
+            raise DataError(f"line {lineno}: not a leaderboard row ({exc})", name) from None
+    out = []
+    for aggregation, b in boards.items():
+        metrics = tuple(b["metrics"])
+        tasks = tuple(b["tasks"].values())
+        missing = [(t, m) for t in b["tasks"] for m in metrics if (t, m) not in b["cells"]]
+        if missing:
+            raise DataError(f"aggregation {aggregation}: no row for task {missing[0][0]!r}, metric "
+                            f"{missing[0][1]!r}", name)
+        ranking = GlobalRanking({m: v[1] for m, v in b["metrics"].items()},
+                                {m: v[2] for m, v in b["metrics"].items()}, metrics, {}, ())
+        robust = {rs: {m: {"attacks": {a: {"rank": v["rank"], "fooled": bool(v["fooled"])} for a, v in att.items()},
+                           "fooled_by": [a for a, v in att.items() if v["fooled"]]}
+                       for m, att in per_metric.items()}
+                  for rs, per_metric in b["robust"].items()}
+        out.append(Board(aggregation, metrics, {m: v[0] for m, v in b["metrics"].items()}, tasks, b["cells"],
+                         ranking, robust))
+    return out
+
+
+def read_board_file(path: str | Path) -> tuple[list[Board], dict | None, str]:
+    """(boards, config mapping or None, Markdown preamble) of a ``leaderboard.json``
+    (:func:`gec_meta.meta.board.board_document`) or a ``leaderboard.csv`` (:func:`read_csv`: no
+    config, no preamble).
+
+    Raises:
+        DataError: naming the file when it cannot be read or holds no board.
+    """
+    import json
+
+    from gec_meta.errors import DataError
+    from gec_meta.meta.board import boards_from_document
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"cannot read the leaderboard data ({type(exc).__name__}: {exc})", path) from None
+    if path.suffix.lower() == ".csv":
+        boards, config, preamble = read_csv(text, str(path)), None, ""
+    else:
+        try:
+            boards, config, preamble = boards_from_document(json.loads(text))
+        except ValueError as exc:
+            raise DataError(str(exc), path) from None
+    if not boards:
+        raise DataError("holds no board (no rows)", path)
+    return boards, config, preamble
 
 
 def plot_board(boards: Sequence[Board], path: str | Path) -> Path:

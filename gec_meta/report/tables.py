@@ -1,7 +1,9 @@
 """Render results: one renderer for text, CSV, Markdown and LaTeX tables.
 
-``python -m gec_meta.report <dir>`` collects every ``results.json`` under a (multi)run folder
-into ``summary_system.{csv,md}`` and ``summary_sentence.{csv,md}`` in that folder.
+``python -m gec_meta.report <dir>`` (or ``gec-meta report <dir>``) collects every
+``results.json`` under a (multi)run folder into ``summary_system.{csv,md}`` and
+``summary_sentence.{csv,md}`` in that folder; with ``--html FILE`` it writes one interactive
+page of the folder instead (:mod:`gec_meta.report.html`).
 """
 
 from __future__ import annotations
@@ -380,12 +382,16 @@ def collect(folder: str | Path) -> list[dict]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(prog="gec-meta report", description=__doc__)
     ap.add_argument("folder", help="a run or multirun output folder")
     ap.add_argument("--format", default="md", choices=list(FORMATS),
                     help="format printed to stdout (CSV and Markdown files are always written)")
+    ap.add_argument("--html", metavar="FILE",
+                    help="write one self-contained interactive page of the folder instead (gec_meta.report.html)")
     args = ap.parse_args(argv)
     folder = Path(args.folder)
+    if args.html:
+        return _write_page(folder, Path(args.html))
     try:
         results = collect(folder)
     except GecMetaError as exc:
@@ -401,26 +407,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
-def _write_summaries(folder: Path, results: list[dict], fmt: str) -> int:
+def _write_page(folder: Path, path: Path) -> int:
+    """``--html FILE``: the page of ``folder``; what is missing or unreadable is listed on it."""
+    from gec_meta.report.html import report_page
+
+    try:
+        atomic_write_text(path, report_page(folder))
+    except GecMetaError as exc:
+        print(f"gec-meta: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"page of {folder} written to {path}")
+    return 0
+
+
+def summary_tables(results: list[dict], fmt: str) -> dict[str, str]:
+    """``system``, ``sentence`` and (where a run has a robustness section) ``robustness``: the
+    summary tables of ``results`` in ``fmt``."""
     srows, trows = system_rows(results), sentence_rows(results)
     # Columns that no run has (results written before a statistic existed, or with it off) are left out.
     sys_cols = [c for c in (*KEY_COLUMNS, "human", *SYSTEM_STATISTICS) if c in KEY_COLUMNS or any(c in r for r in srows)]
     sen_cols = [c for c in (*KEY_COLUMNS, "aspect", *SENTENCE_STATISTICS)
                 if c in KEY_COLUMNS or any(c in r for r in trows)]
-    atomic_write_text(folder / "summary_system.csv", render(srows, sys_cols, "csv"))
-    atomic_write_text(folder / "summary_system.md", render(srows, sys_cols, "md"))
-    atomic_write_text(folder / "summary_sentence.csv", render(trows, sen_cols, "csv"))
-    atomic_write_text(folder / "summary_sentence.md", render(trows, sen_cols, "md"))
+    out = {"system": render(srows, sys_cols, fmt), "sentence": render(trows, sen_cols, fmt)}
     rrows = robustness_rows(results)
-    rob_cols = [*KEY_COLUMNS, "attack", "score", "rank", "systems", "outranks", "real_systems", "fooled"]
     if rrows:  # runs on a dataset with adversarial systems (seeda_attack, bea19_dev_attack, attacks=true)
-        atomic_write_text(folder / "summary_robustness.csv", render(rrows, rob_cols, "csv"))
-        atomic_write_text(folder / "summary_robustness.md", render(rrows, rob_cols, "md"))
-    print(render(srows, sys_cols, fmt))
-    if trows:
-        print(render(trows, sen_cols, fmt))
-    if rrows:
-        print(render(rrows, rob_cols, fmt))
+        out["robustness"] = render(rrows, [*KEY_COLUMNS, "attack", "score", "rank", "systems", "outranks",
+                                           "real_systems", "fooled"], fmt)
+    return out
+
+
+def _write_summaries(folder: Path, results: list[dict], fmt: str) -> int:
+    for ext in ("csv", "md"):
+        for name, text in summary_tables(results, ext).items():
+            atomic_write_text(folder / f"summary_{name}.{ext}", text)
+    shown = summary_tables(results, fmt)
+    print(shown["system"])
+    if sentence_rows(results):
+        print(shown["sentence"])
+    if "robustness" in shown:
+        print(shown["robustness"])
     print(f"{len(results)} runs; tables written to {folder}/summary_*.{{csv,md}}")
     return 0
 
