@@ -458,6 +458,9 @@ class Task:
             (bound metric, statistics of shape (S, N, R, K)).
         """
         metric, ds = self.metric, self.dataset
+        from gec_meta.data.multigec import require_texts
+
+        require_texts(ds, metric)  # text-free datasets (multigec2025): score-file metrics only
         refs = None
         if metric.needs_references:
             if self.references is None:

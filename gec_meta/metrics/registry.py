@@ -68,6 +68,7 @@ _REGISTRY: dict[str, tuple[str, Mapping[str, Any]]] = {
     "llm_s": ("gec_meta.metrics.llm:LLMSentence", {}),
     "llm_e": ("gec_meta.metrics.llm:LLMEdit", {}),
     "from_files": ("gec_meta.metrics.from_files:FromFiles", {}),
+    "multigec_official": ("gec_meta.metrics.official:MultigecOfficial", {}),
     "ensemble": ("gec_meta.metrics.ensemble:Ensemble", {}),
     "length": ("gec_meta.metrics.length:Length", {}),
 }
