@@ -57,6 +57,8 @@ def test_official_metric_and_text_guard(root):
     assert res.system_scores == {"LATTICE": 40.01, "RUMCULL-MIN": 8.88, "UAM-CSI-MIN": 52.56}
     # F0.5 order UAM > LATTICE > RUMCULL; grammaticality 3.12 > 2.82 > 2.04: Spearman 1.
     assert res.system["grammaticality"]["spearman"] == pytest.approx(1.0)
+    with pytest.raises(ConfigError, match="bootstrap_samples=100: metric multigec_official has published"):
+        meta_evaluate(ds, metric, spa_permutations=0, bootstrap_samples=100)
     with pytest.raises(ConfigError, match="texts and system outputs are not public"):
         meta_evaluate(ds, load_metric("gleu"))
     with pytest.raises(ConfigError, match="not public"):

@@ -548,6 +548,10 @@ class Task:
     def _add_confidence_intervals(self, scored: Scored, system: dict) -> None:
         from gec_meta.meta.resampling import bootstrap_indices, confidence_intervals, resampled_system_scores
 
+        if not getattr(scored.metric, "resamplable", True):  # published system scores (multigec_official)
+            raise ConfigError(f"meta_eval.bootstrap_samples={self.bootstrap_samples}: metric {scored.metric.name} has "
+                              f"published system scores only, which resampling sentences cannot change; set it to 0 "
+                              f"(experiments/multilingual_sv.py resamples the human ratings instead)")
         # One set of resamples serves every human score (the system scores do not depend on it).
         rng = np.random.default_rng(self.bootstrap_seed)
         indices = bootstrap_indices(self.dataset.num_sentences, rng, self.bootstrap_samples)

@@ -44,6 +44,8 @@ class MultigecOfficial(Metric):
     cacheable: ClassVar[bool] = False
     depends_on_system_set: ClassVar[bool] = True
     permutable: ClassVar[bool] = False
+    #: Resampling texts cannot change a published score: no bootstrap CI (Task raises).
+    resamplable: ClassVar[bool] = False
     #: Reads no text: runs on the text-free ``multigec2025`` (:func:`gec_meta.data.multigec.require_texts`).
     reads_texts: ClassVar[bool] = False
     stat_names: ClassVar[tuple[str, ...]] = ("score", "system_score")
