@@ -83,3 +83,17 @@ def test_bad_values(root, tmp_path):
     p.write_text("\n".join(lines))
     with pytest.raises(DataError, match="swe_eval:3"):
         load_dataset("multigec2025", tmp_path)
+
+
+def test_run_config_follows_the_dataset(root):
+    """``run.py dataset=multigec2025 dataset.language=en dataset.track=all metric=multigec_official``:
+    the metric reads the dataset's table (en, all) and the run's data directory."""
+    from gec_meta.cli.run import build_task
+    from gec_meta.config import compose
+
+    cfg = compose(("dataset=multigec2025", "dataset.language=en", "dataset.track=all", "metric=multigec_official",
+                   "metric.column=scribendi", f"data_dir={root}", "meta_eval.spa_permutations=0"))
+    assert (cfg.metric.language, cfg.metric.track) == ("en", "all")
+    res = build_task(cfg).run()
+    # English: minimal Lattice 0.95, Rum-Cull 0.34, UAM-CSI 0.98; fluency Rum-Cull 0.34, UAM-CSI 0.98.
+    assert list(res.system_scores.values()) == [0.95, 0.34, 0.34, 0.98, 0.98]
