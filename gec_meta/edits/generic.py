@@ -30,7 +30,10 @@ Punctuation = a token whose every character is Unicode punctuation (category P*)
 :class:`GenericExtractor` has the interface of :class:`~gec_meta.edits.extract.ErrantExtractor`
 (``extract(pairs, threads)``, edits cached by content in the key-value store, pairs deduplicated);
 :func:`generic_extractor` is the process-wide instance and its :attr:`~GenericExtractor.name`
-(``generic-align:1``) names it in signatures.  Pure Python, no parser: ~0.2 ms a pair.
+(``generic-align:1``) names it in signatures.  Pure Python, no parser: ~1.4 ms a pair on the
+17-token Swedish sentences of ``ostling2024``.  On English (SEEDA Base, 4 systems, 1,115 changed
+sentences) its edit sets equal ERRANT's on 93.8% of the sentences (94.8% of its edits are ERRANT's;
+``experiments/multilingual_sv.py``).
 """
 
 from __future__ import annotations
