@@ -19,6 +19,8 @@ import numpy as np
 from gec_meta.errors import ConfigError, DataError, MissingDataError
 from gec_meta.data.io import DEFAULT_UNICODE, check_nonempty, check_unicode_mode, read_floats, read_lines, read_text
 from gec_meta.data.judgments import RankingItem, read_judgments
+from gec_meta.data.multigec import load_multigec2025
+from gec_meta.data.swedish import load_ostling2024
 
 CONLL14_SIZE = 1312
 
@@ -67,6 +69,9 @@ class Dataset:
         attack_systems: shape (A,): adversarial outputs scored beside the systems but without
             human judgments (Goto et al. 2025; :mod:`gec_meta.meta.robustness`), else empty.
         attack_hypotheses: shape (A, N).
+        language: the ISO 639-1 code of the texts (``en``; ``sv``, ``zh`` ...): which edit
+            extractor and language-specific metrics apply; named in the signature (``lang=``)
+            unless ``en``.
     """
 
     name: str
@@ -85,6 +90,7 @@ class Dataset:
     files: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
     attack_systems: tuple[str, ...] = ()
     attack_hypotheses: tuple[tuple[str, ...], ...] = ()
+    language: str = "en"
 
     @property
     def num_systems(self) -> int:
@@ -97,7 +103,8 @@ class Dataset:
     def signature(self) -> str:
         from gec_meta.meta.signature import component
 
-        return component(self.name, {"setting": self.setting, **self.options})
+        lang = {} if self.language == "en" else {"lang": self.language}
+        return component(self.name, {"setting": self.setting, **self.options, **lang})
 
     def with_attacks(self) -> "Dataset":
         """The attack systems appended to the systems as ordinary ones, shape (S + A,), with no
@@ -123,7 +130,7 @@ class Dataset:
             self.judgments, self.corpus_lines, self.references, self.reference_names,
             MappingProxyType({**self.options, "systems": ",".join(systems)}),
             MappingProxyType({k: v[idx] for k, v in self.segment_scores.items()}),
-            self.files, self.attack_systems, self.attack_hypotheses,
+            self.files, self.attack_systems, self.attack_hypotheses, self.language,
         )
 
 
@@ -646,6 +653,8 @@ def load_bea19_dev_attack(root: str | Path, sentences: str = "all", whitespace: 
 
 LOADERS = {"seeda": load_seeda, "gjg15": load_gjg15, "gmeg": load_gmeg, "gmeg_wiki": load_gmeg_wiki,
            "bea19_dev_attack": load_bea19_dev_attack}
+# Swedish (Östling et al. 2024) and MultiGEC-2025 (text-free): gec_meta/data/{swedish,multigec}.py
+LOADERS.update({"ostling2024": load_ostling2024, "multigec2025": load_multigec2025})
 
 
 def load_dataset(name: str, root: str | Path | None = None, **options) -> Dataset:

@@ -41,6 +41,12 @@ ATTACK = ("gotutiyan/attack-gec-metrics", "59cf0b132f24265c5953bb4005e5a94d87ec3
 # Omelianchuk et al. (NAACL 2024), "Pillars of Grammatical Error Correction": the BEA-2019 dev
 # outputs of the systems of the attack paper's BenchmarkPillars, its source and its M2.
 PILLARS = ("grammarly/pillars-of-gec", "1014de0bc90faddba0032acb5dec762c6c85d2e1")
+# Swedish and MultiGEC-2025 (mirror README sections 10.3, 10.4; issue 31 items 4-5): Östling et al.
+# (LREC-COLING 2024) at the repository root (every ostling/ file checked equal to the commit's
+# blob with git hash-object); MultiGEC-2025 ratings (repository root) and official results.
+OSTLING = ("robertostling/gec-evaluation", "5ac81800f2b1a112c135ef4944f2867bbe3c4e9f")
+MULTIGEC_ANNOTATION = ("emilia-piotrowska/MultiGEC-2025-annotation", "79b0fe70233447c1bdac2cfee6a687f98f71ac71")
+MULTIGEC_RESULTS = ("spraakbanken/multigec-2025", "a9aa8b5a9eef95e1d47e305e838a5837096d6340")
 
 #: Mirror files that exist in no repository (written from fetch.DERIVED_TABLES online).
 DERIVED_PATHS = frozenset(DERIVED_TABLES)
@@ -48,7 +54,7 @@ DERIVED_PATHS = frozenset(DERIVED_TABLES)
 #: Expected number of data files in the mirror. Its README's table says 1,024, but that table
 #: predates the derived ``seeda/readme_metric_scores.tsv`` (seeda/ holds 637 files, not 636)
 #: and the 16 CLEME example files of ``cleme/`` (issue 19 item 7).
-EXPECTED_FILES = 1081  # + GMEG FCE (28) and Yahoo scores (4), the 8 attack files (issue 25)
+EXPECTED_FILES = 1081 + 59  # + GMEG FCE (28) and Yahoo scores (4), the 8 attack files (issue 25); ostling/ 48, multigec/ 11 (issue 31)
 
 #: Files that are not in the mirror (data README section 8: public but not copied) and that only
 #: ``dataset=bea19_dev_attack`` reads: path under ``pillars/`` = path in the repository; sha256
@@ -116,6 +122,9 @@ RULES: tuple[Rule, ...] = (
     Rule("cleme/", *CLEME, "tests/examples/"),
     Rule("attack/", *ATTACK, ""),
     Rule("pillars/", *PILLARS, ""),
+    Rule("ostling/", *OSTLING, ""),
+    Rule("multigec/annotation/", *MULTIGEC_ANNOTATION, ""),
+    Rule("multigec/results/", *MULTIGEC_RESULTS, "results/"),
 )
 
 

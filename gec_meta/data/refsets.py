@@ -281,6 +281,10 @@ def load_refset(
             (:data:`DEFAULT_MISSING_ANNOTATOR`: GJG15 ``annotator0``, SEEDA ``source``);
             ``official`` on CoNLL-2014 datasets only (see module doc).
     """
+    if dataset.options.get("texts") == "none":  # multigec2025: no text, no references
+        from gec_meta.data.multigec import TEXTS_NOT_PUBLIC
+
+        raise ConfigError(f"refset={name}: {TEXTS_NOT_PUBLIC}")
     root = Path(root) if root is not None else default_root()
     missing_annotator, why = missing_annotator_choice(dataset.name, missing_annotator)
     unicode = _unicode_of(dataset)

@@ -85,7 +85,7 @@ class FastAlignment(Alignment):
         o_len, c_len = len(of.orth), len(cf.orth)
         o_orth, c_orth, o_low, c_low = of.orth, cf.orth, of.lower, cf.lower
         if not lev:
-            sub_matrix = _sub_costs(of, cf)
+            sub_matrix = self.sub_costs(of, cf)
             # Transposition possible at (i, j) only if j >= c_first[i] and i >= o_first[j].
             c_first = [cf.first.get(x, c_len) for x in o_low]
             o_first = [of.first.get(x, o_len) for x in c_low]
@@ -142,6 +142,12 @@ class FastAlignment(Alignment):
                 else:
                     ops[j + 1] = "D"
         return cost_matrix, op_matrix
+
+    def sub_costs(self, of: DocFeatures, cf: DocFeatures) -> list[list[float]]:
+        """The substitution cost of every token pair, shape (|orig|, |cor|): ERRANT's
+        linguistic cost (:func:`_sub_costs`); :mod:`gec_meta.edits.generic` drops its lemma and
+        POS terms."""
+        return _sub_costs(of, cf)
 
 
 def _sub_costs(of: DocFeatures, cf: DocFeatures) -> list[list[float]]:

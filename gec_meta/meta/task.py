@@ -458,6 +458,9 @@ class Task:
             (bound metric, statistics of shape (S, N, R, K)).
         """
         metric, ds = self.metric, self.dataset
+        from gec_meta.data.multigec import require_texts
+
+        require_texts(ds, metric)  # text-free datasets (multigec2025): score-file metrics only
         refs = None
         if metric.needs_references:
             if self.references is None:
@@ -545,6 +548,10 @@ class Task:
     def _add_confidence_intervals(self, scored: Scored, system: dict) -> None:
         from gec_meta.meta.resampling import bootstrap_indices, confidence_intervals, resampled_system_scores
 
+        if not getattr(scored.metric, "resamplable", True):  # published system scores (multigec_official)
+            raise ConfigError(f"meta_eval.bootstrap_samples={self.bootstrap_samples}: metric {scored.metric.name} has "
+                              f"published system scores only, which resampling sentences cannot change; set it to 0 "
+                              f"(experiments/multilingual_sv.py resamples the human ratings instead)")
         # One set of resamples serves every human score (the system scores do not depend on it).
         rng = np.random.default_rng(self.bootstrap_seed)
         indices = bootstrap_indices(self.dataset.num_sentences, rng, self.bootstrap_samples)

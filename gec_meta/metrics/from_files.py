@@ -113,6 +113,8 @@ class FromFiles(Metric):
     needs_references: ClassVar[bool] = False
     stat_names: ClassVar[tuple[str, ...]] = ("score", "system_score")
     cacheable: ClassVar[bool] = False
+    #: Reads no text (runs on text-free datasets such as ``multigec2025``).
+    reads_texts: ClassVar[bool] = False
 
     def options(self):
         return {"dir": self.dir, "label": self.label or Path(self.dir).name, "content": self._content}

@@ -69,6 +69,7 @@ _REGISTRY: dict[str, tuple[str, Mapping[str, Any]]] = {
     "llm_e": ("gec_meta.metrics.llm:LLMEdit", {}),
     "llm_pe": ("gec_meta.metrics.llm_pe:LLMPostEdit", {}),
     "from_files": ("gec_meta.metrics.from_files:FromFiles", {}),
+    "multigec_official": ("gec_meta.metrics.official:MultigecOfficial", {}),
     "ensemble": ("gec_meta.metrics.ensemble:Ensemble", {}),
     "length": ("gec_meta.metrics.length:Length", {}),
 }
