@@ -259,7 +259,7 @@ def _metric_classes():
 def test_every_boolean_and_integer_metric_field_is_typed():
     """The general rule: a metric field declared ``bool`` takes only true/false, one declared
     ``int`` only integers (every metric's ``__post_init__`` reaches ``check_fields`` first)."""
-    from gec_meta.config import _declared
+    from gec_meta.fields import _declared
 
     checked = 0
     for cls in sorted(_metric_classes(), key=lambda c: c.__name__):

@@ -41,9 +41,9 @@ import gec_meta.stopwatch as gm_stopwatch
 from gec_meta.cache import text_hash
 from gec_meta.cli import errors as cli_errors
 from gec_meta.cli.resume import RESULTS_FILE, publish, stale_reason
-from gec_meta.config import (CONFIG_MODULE, CONFIG_PATH, Valid, boolean, check_choices, check_fields, check_instance,
-                             check_override_options, check_values, group_options, instantiate_as, integer, one_of,
-                             register_configs, valid)
+from gec_meta.config import (CONFIG_MODULE, CONFIG_PATH, check_choices, check_instance, check_override_options,
+                             group_options, instantiate_as, register_configs)
+from gec_meta.fields import Valid, boolean, check_fields, check_values, integer, one_of, valid
 from gec_meta.data.io import recording_inputs
 from gec_meta.errors import ConfigError
 from gec_meta.meta.task import Task, calibrate_epsilon

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
-from gec_meta.config import check_fields, integer, valid
+from gec_meta.fields import check_fields, integer, valid
 from gec_meta.devices import resolve_device, to_device
 from gec_meta.llm.backends import (Answer, ChatBackend, Decoding, LLMBackendError, Made, Messages,
                                    integer_object_schema)

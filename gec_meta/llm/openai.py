@@ -38,7 +38,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
-from gec_meta.config import check_fields, integer, positive, valid
+from gec_meta.fields import check_fields, integer, positive, valid
 from gec_meta.errors import ConfigError
 from gec_meta.llm.backends import (Answer, ChatBackend, Decoding, LLMBackendError, Made, Messages,
                                    estimate_tokens)

@@ -29,7 +29,7 @@ import numpy as np
 from gec_meta import cache
 from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import References
-from gec_meta.config import boolean, check_fields, integer, integer_list, one_of, valid
+from gec_meta.fields import boolean, check_fields, integer, integer_list, one_of, valid
 from gec_meta.errors import ConfigError, GecMetaError
 from gec_meta.meta.aggregation import Aggregation
 from gec_meta.meta.evaluation import SENTENCE_VARIANTS, sentence_agreement, system_correlations, top_k, window_analysis
