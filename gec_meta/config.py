@@ -7,6 +7,8 @@ The configs are the top-level ``conf/`` folder of the checkout, installed as the
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import functools
 from importlib import resources
@@ -112,12 +114,23 @@ def compose(overrides: tuple[str, ...] = ()):
     check_override_options(overrides)
     with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
         try:
-            return hydra_compose("config", overrides=list(overrides))
+            return auto_threads_as_null(hydra_compose("config", overrides=list(overrides)))
         except HydraException as exc:
             if "schema/metric" not in str(exc):
                 raise
         register_configs()
-        return hydra_compose("config", overrides=list(overrides))
+        return auto_threads_as_null(hydra_compose("config", overrides=list(overrides)))
+
+
+def auto_threads_as_null(cfg):
+    """``threads=auto`` (or ``GEC_META_THREADS=auto``) means ``threads=null``: the cores this job
+    may use (:func:`gec_meta.parallel.default_threads`).  Set in place on a composed config, so
+    that every ``${threads}`` of a metric, encoder or scorer reads null; returns ``cfg``."""
+    from omegaconf import OmegaConf
+
+    if "threads" in cfg and OmegaConf.select(cfg, "threads", throw_on_missing=False) == "auto":
+        cfg.threads = None
+    return cfg
 
 
 def is_option_name(option: str) -> bool:
@@ -209,18 +222,55 @@ def check_instance(obj, kind: type, key: str, node=None):
                       + (" (a plugin metric subclasses it: README \"Your own metric\")" if key == "metric" else ""))
 
 
+#: The ``hydra.searchpath=[...]`` override of the composition being instantiated outside a Hydra
+#: app (:func:`searchpath_of`), so that the members of an ensemble are looked up where the
+#: ensemble was (a plugin metric's config folder).
+_SEARCHPATH: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("gec_meta_searchpath", default=())
+
+
+def searchpath_overrides(overrides: Sequence[str]) -> tuple[str, ...]:
+    """The ``hydra.searchpath=...`` overrides among ``overrides``."""
+    return tuple(o for o in overrides if o.split("=", 1)[0].lstrip("+~").strip() == "hydra.searchpath")
+
+
+@contextlib.contextmanager
+def searchpath_of(overrides: Sequence[str]):
+    """Within: configs composed from a config (:func:`compose_anywhere`, the members of
+    ``metric=ensemble``) use the ``hydra.searchpath`` of ``overrides``, as the run's own
+    composition did."""
+    token = _SEARCHPATH.set(searchpath_overrides(overrides))
+    try:
+        yield
+    finally:
+        _SEARCHPATH.reset(token)
+
+
+def _quoted(path: str) -> str:
+    return "'" + path.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
 def compose_anywhere(overrides: Sequence[str]):
     """:func:`compose` outside a Hydra app; inside one (``gec-meta-run``), Hydra's own compose
     with the app's config search path (a second ``initialize`` is not allowed there).  Used to
-    build configs from within a config: the members of ``metric=ensemble``."""
+    build configs from within a config: the members of ``metric=ensemble``.
+
+    Either way the run's ``hydra.searchpath`` (a plugin metric's config folder) is searched too:
+    inside the app the one it runs with, outside the one of :func:`searchpath_of`.
+    """
     from hydra.core.global_hydra import GlobalHydra
 
+    overrides = tuple(overrides)
+    given = searchpath_overrides(overrides)
     if not GlobalHydra.instance().is_initialized():
-        return compose(tuple(overrides))
+        return compose((*(() if given else _SEARCHPATH.get()), *overrides))
     from hydra import compose as hydra_compose
+    from hydra.core.hydra_config import HydraConfig
 
+    if not given and HydraConfig.initialized() and HydraConfig.get().searchpath:
+        paths = ", ".join(_quoted(str(p)) for p in HydraConfig.get().searchpath)
+        overrides = (f"hydra.searchpath=[{paths}]", *overrides)
     register_configs()
-    return hydra_compose("config", overrides=list(overrides))
+    return auto_threads_as_null(hydra_compose("config", overrides=list(overrides)))
 
 
 def check_overrides(overrides: Sequence[str], flag: str = "") -> None:

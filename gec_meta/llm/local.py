@@ -15,8 +15,12 @@ from gec_meta.llm.backends import (Answer, ChatBackend, Decoding, LLMBackendErro
                                    integer_object_schema)
 
 
-def _threads(threads: int | None) -> int | None:
-    return int(threads) if threads else None
+def _threads(threads: int | str | None) -> int | None:
+    """torch's threads: ``threads`` capped at the cores this process may use; None (or ``auto``):
+    torch's default."""
+    from gec_meta.parallel import cap_threads
+
+    return cap_threads(threads)
 
 
 @dataclass(frozen=True)
