@@ -273,8 +273,14 @@ def _init_worker(fn, context, chunks, threads_each: int, forked: bool) -> None:
     them in a spawned worker, torch's (if loaded) in a forked one, which inherits the BLAS and
     OpenMP caps set around the fork (:func:`_thread_caps`)."""
     global _WORKER_STATE, _IN_WORKER
+    import signal
+
     _WORKER_STATE = (fn, context, chunks)
     _IN_WORKER = True
+    # Ctrl-C reaches every process of the terminal's group: the workers leave it to this
+    # process, which stops the pool (its running chunks end, the others are cancelled) and
+    # reports it in one line, instead of each worker printing a KeyboardInterrupt traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if not forked:
         _thread_caps(threads_each).__enter__()
     elif "torch" in sys.modules:

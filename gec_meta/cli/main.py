@@ -48,7 +48,7 @@ from gec_meta.data.m2 import read_hypothesis_m2
 from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import read_references  # noqa: F401  (read_references: public here too)
 from gec_meta.cli.options import add_input_options, metric_options  # noqa: F401  (public here too)
-from gec_meta.cli.errors import install_warning_format, report
+from gec_meta.cli.errors import install_warning_format, interrupted, report
 from gec_meta.errors import ConfigError
 from gec_meta.meta.task import Task
 
@@ -192,11 +192,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         return _dispatch(ap, argv)
+    except KeyboardInterrupt:  # Ctrl-C: one line, exit 130
+        command = next((a for a in argv if not a.startswith("-")), "")
+        return interrupted(f"gec-meta {command}".strip(), _KEPT.get(command, ""))
     except Exception as exc:  # user errors: one line, exit 2; bugs keep their traceback
         status = report(exc)
         if status is None:
             raise
         return status
+
+
+#: What a subcommand interrupted by Ctrl-C leaves, beyond the cache.
+_KEPT = {"leaderboard": "no leaderboard file was written (each is written whole, at the end)",
+         "data": "the files fetched and verified so far are kept"}
 
 
 def _dispatch(ap: argparse.ArgumentParser, argv: list[str]) -> int:

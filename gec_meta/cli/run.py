@@ -278,6 +278,12 @@ def main() -> None:
         # Group options are names, not paths (hydra/job_logging=../x would be configured before any job runs).
         check_override_options([a for a in sys.argv[1:] if "=" in a and not a.startswith("-")])
         task()
+    except KeyboardInterrupt:  # Ctrl-C: one line, exit 130 (Hydra passes it through)
+        sweep = any(a in ("-m", "--multirun") for a in sys.argv[1:])
+        kept = ("the jobs of the sweep that finished keep their results: the same command with the same "
+                "hydra.sweep.dir completes it" if sweep else
+                "the job's folder keeps its previous result, if any (a job's files are written together, at its end)")
+        raise SystemExit(cli_errors.interrupted("gec-meta-run", kept)) from None
     except Exception as exc:
         _exit_on_user_error(exc)
         raise
