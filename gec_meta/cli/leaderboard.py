@@ -228,13 +228,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     boards, metric_s = run_leaderboard(config, args.override, use_cache=not args.no_cache)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    from gec_meta.formats import versioned_csv
     from gec_meta.report.tables import atomic_write_text
 
     command = "gec-meta leaderboard" + "".join(
         f" --{k} {v}" for k, v in (("metrics", args.metrics), ("benchmarks", args.benchmarks)) if v)
     atomic_write_text(out / "leaderboard.md", render_markdown(boards, config, _preamble(config, command)))
     atomic_write_text(out / "leaderboard.tex", render_latex(boards, config))
-    atomic_write_text(out / "leaderboard.csv", render_csv(boards))
+    atomic_write_text(out / "leaderboard.csv", versioned_csv(render_csv(boards)))  # gec_meta.formats
     plot_board(boards, out / "leaderboard.png")
     total_s = time.perf_counter() - t_start
     print(f"leaderboard of {len(config.metrics)} metrics x {len(config.benchmarks)} benchmarks written to "

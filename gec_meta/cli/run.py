@@ -169,15 +169,14 @@ def dataset_config(name: str) -> DictConfig:
 def sentence_scores_text(result) -> str:
     """``sentence_scores.tsv``: every system's sentence scores as the meta-evaluation compared
     them (columns ``system``, ``sentence`` (0-based index into the dataset's sentences), ``line``
-    (1-based line of the corpus file), ``score``; ``nan`` = no score), so that any statistic can
-    be recomputed outside gec-meta."""
+    (1-based line of the corpus file), ``score`` (``nan`` = no score), ``format_version``;
+    :func:`gec_meta.formats.sentence_scores_tsv`), so that any statistic can be recomputed
+    outside gec-meta."""
+    from gec_meta.formats import sentence_scores_tsv
+
     scored = result.scored
     scores = scored.metric.comparable_scores(scored.stats)  # (S, N)
-    lines = scored.dataset.corpus_lines
-    rows = ["system\tsentence\tline\tscore"]
-    for s, system in enumerate(scored.dataset.systems):
-        rows.extend(f"{system}\t{n}\t{lines[n] + 1}\t{float(v)!r}" for n, v in enumerate(scores[s]))
-    return "\n".join(rows) + "\n"
+    return sentence_scores_tsv(scored.dataset.systems, scores, scored.dataset.corpus_lines)
 
 
 # Set by main(): the user asked for Hydra's full tracebacks (HYDRA_FULL_ERROR=1).

@@ -352,22 +352,15 @@ def robustness_markdown(section: dict) -> str:
 
 
 def read_result(path: Path) -> dict:
-    """One ``results.json``.
+    """One ``results.json`` (:func:`gec_meta.formats.read_results`).
 
     Raises:
-        DataError: naming the file when it cannot be read or is not a result (truncated by a
-            killed job, edited by hand, a directory).
+        DataError: naming the file when it cannot be read, is not a result (truncated by a
+            killed job, edited by hand, a directory) or is of another format version.
     """
-    try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise DataError(f"cannot read this result file ({type(exc).__name__}: {exc}); rerun its job "
-                        f"or delete it", path) from None
-    if not isinstance(value, dict) or not all(
-        isinstance(value.get(k) or {}, dict) for k in ("system", "sentence")
-    ):
-        raise DataError("is not a result file (a JSON object with 'system' and 'sentence' tables)", path)
-    return value
+    from gec_meta.formats import read_results
+
+    return read_results(path)
 
 
 def collect(folder: str | Path) -> list[dict]:
