@@ -72,6 +72,12 @@ def test_gec_meta_subcommands_and_report_ctrl_c(monkeypatch, capsys, tmp_path):
     assert err.startswith("gec-meta: interrupted: gec-meta leaderboard stopped (Ctrl-C);")
     assert err.endswith("; no leaderboard file was written (each is written whole, at the end)\n")
     assert err.count("\n") == 1 and not (tmp_path / "board").exists()
+    from gec_meta.data import fetch
+
+    monkeypatch.setattr(fetch, "main", ctrl_c)
+    assert main.main(["data"]) == 130
+    assert capsys.readouterr().err == ("gec-meta: interrupted: gec-meta data stopped (Ctrl-C); the files fetched and "
+                                       "verified so far are kept, and running it again fetches the others\n")
     # python -m gec_meta.report: the module's own entry
     import runpy
 

@@ -140,17 +140,22 @@ def report(exc: BaseException) -> int | None:
     return EXIT_USER_ERROR
 
 
-def interrupted(what: str, kept: str = "") -> int:
+def interrupted(what: str, kept: str = "", cache: bool = True) -> int:
     """Print one line for a Ctrl-C (``gec-meta: interrupted: <what> stopped; ...``, instead of
     a ``KeyboardInterrupt`` traceback) and return the exit status 130.
 
     Args:
         what: the command that was interrupted, e.g. ``gec-meta score``.
-        kept: what else is kept, beyond the cache (e.g. a sweep's finished jobs).
+        kept: what else is kept (e.g. a sweep's finished jobs).
+        cache: the command fills the cache (statistics, LLM answers), which keeps what finished.
     """
-    print(f"{PROG}: interrupted: {what} stopped (Ctrl-C); the statistics and LLM answers finished so far are "
-          f"kept in the cache, so running it again starts from them" + (f"; {kept}" if kept else ""),
-          file=sys.stderr)
+    parts = [f"{PROG}: interrupted: {what} stopped (Ctrl-C)"]
+    if cache:
+        parts.append("the statistics and LLM answers finished so far are kept in the cache, so running it again "
+                     "starts from them")
+    if kept:
+        parts.append(kept)
+    print("; ".join(parts), file=sys.stderr)
     return EXIT_INTERRUPTED
 
 

@@ -194,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _dispatch(ap, argv)
     except KeyboardInterrupt:  # Ctrl-C: one line, exit 130
         command = next((a for a in argv if not a.startswith("-")), "")
-        return interrupted(f"gec-meta {command}".strip(), _KEPT.get(command, ""))
+        return interrupted(f"gec-meta {command}".strip(), _KEPT.get(command, ""), cache=command != "data")
     except Exception as exc:  # user errors: one line, exit 2; bugs keep their traceback
         status = report(exc)
         if status is None:
@@ -204,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 #: What a subcommand interrupted by Ctrl-C leaves, beyond the cache.
 _KEPT = {"leaderboard": "no leaderboard file was written (each is written whole, at the end)",
-         "data": "the files fetched and verified so far are kept"}
+         "data": "the files fetched and verified so far are kept, and running it again fetches the others"}
 
 
 def _dispatch(ap: argparse.ArgumentParser, argv: list[str]) -> int:
