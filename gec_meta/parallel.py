@@ -17,8 +17,10 @@ processes:
 * **No pool for small inputs.**  Below a stage's measured ``min_work`` (where forking and
   collecting results cost more than they save), and inside a worker process (no nesting),
   everything runs in this process.
-* **No oversubscription.**  Each worker runs its BLAS/OpenMP (and torch, if loaded) on
-  ``threads // workers`` threads (threadpoolctl), so workers x threads <= ``threads``.
+* **No oversubscription.**  ``threads`` is at most the cores this process may use
+  (:func:`cap_threads`: ``threads=100000`` becomes them, said once in the log), and each
+  worker runs its BLAS/OpenMP (and torch, if loaded) on ``threads // workers`` threads
+  (threadpoolctl, torch in the worker initializer), so workers x threads <= ``threads``.
 * **Errors** raised in a worker reach the caller as the same exception (type, message,
   attributes such as a :class:`~gec_meta.errors.DataError`'s file and line; its ``__cause__``
   holds the worker's traceback).  One that cannot cross a process boundary (pickling) is
