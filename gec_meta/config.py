@@ -123,7 +123,7 @@ def compose(overrides: tuple[str, ...] = ()):
 
 
 def auto_threads_as_null(cfg):
-    """``threads=auto`` (or ``GEC_META_THREADS=auto``) means ``threads=null``: the cores this job
+    """``threads=auto`` (also from the environment, through ``conf/config.yaml``) means ``threads=null``: the cores this job
     may use (:func:`gec_meta.parallel.default_threads`).  Set in place on a composed config, so
     that every ``${threads}`` of a metric, encoder or scorer reads null; returns ``cfg``."""
     from omegaconf import OmegaConf
