@@ -123,9 +123,10 @@ def compose(overrides: tuple[str, ...] = ()):
 
 
 def auto_threads_as_null(cfg):
-    """``threads=auto`` (also from the environment, through ``conf/config.yaml``) means ``threads=null``: the cores this job
-    may use (:func:`gec_meta.parallel.default_threads`).  Set in place on a composed config, so
-    that every ``${threads}`` of a metric, encoder or scorer reads null; returns ``cfg``."""
+    """``threads=auto`` (also from the environment, through ``conf/config.yaml``) means
+    ``threads=null``: the cores this job may use (:func:`gec_meta.parallel.default_threads`).
+    Set in place on a composed config, so that every ``${threads}`` of a metric, encoder or
+    scorer reads null; returns ``cfg``."""
     from omegaconf import OmegaConf
 
     if "threads" in cfg and OmegaConf.select(cfg, "threads", throw_on_missing=False) == "auto":
