@@ -346,24 +346,26 @@ def render(rows: list[dict], checks: list[dict], info: dict) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from arguments import Parser, choices_list, count, device, seconds
+
+    ap = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--random-init", action="append", choices=sorted(SHAPES), default=[],
                     help="build a random-weight BERT of this shape (repeatable)")
     ap.add_argument("--model", action="append", default=[], help="a local model folder (with --layer)")
-    ap.add_argument("--layer", type=int, action="append", default=[], help="the layer of each --model")
+    ap.add_argument("--layer", type=count(0), action="append", default=[], help="the layer of each --model")
     ap.add_argument("--tokenizer", type=Path, default=None, help="tokenizer files for --random-init (default: MiniLM's)")
-    ap.add_argument("--jobs", default="ptm2,bertscore", help="comma-separated: " + ",".join(JOBS))
-    ap.add_argument("--limit", type=int, default=None, help="first N sentences of each dataset only (a quick run)")
-    ap.add_argument("--check-sentences", type=int, default=40, help="sentences of the device-vs-CPU check (0: none)")
-    ap.add_argument("--device", default="auto")
+    ap.add_argument("--jobs", type=choices_list(list(JOBS)), default=["ptm2", "bertscore"], help="comma-separated: " + ",".join(JOBS))
+    ap.add_argument("--limit", type=count(1), default=None, help="first N sentences of each dataset only (a quick run)")
+    ap.add_argument("--check-sentences", type=count(0), default=40, help="sentences of the device-vs-CPU check (0: none)")
+    ap.add_argument("--device", type=device, default="auto", help="auto | cpu | cuda | cuda:N | mps")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16", "float16"])
-    ap.add_argument("--batch-size", type=int, default=64)
-    ap.add_argument("--max-length", type=int, default=512)
+    ap.add_argument("--batch-size", type=count(1, 4096), default=64)
+    ap.add_argument("--max-length", type=count(1), default=512)
     ap.add_argument("--data", default=os.environ.get("GEC_META_DATA", str(REPO / "data")))
     ap.add_argument("--workdir", type=Path, default=None, help="models, caches and logs (default: a temp folder)")
     ap.add_argument("--out", type=Path, default=None, help="write the Markdown table here")
     ap.add_argument("--json", type=Path, default=None, help="write every measurement here")
-    ap.add_argument("--budget-s", type=float, default=None,
+    ap.add_argument("--budget-s", type=seconds, default=None,
                     help="start no new measurement after this many seconds (the table keeps what is done)")
     args = ap.parse_args()
     started = time.perf_counter()
@@ -432,10 +434,10 @@ def main() -> None:
         checks.append({"job": job, "model": f"{label} (layer {layer})", **device_check(job, model, layer, args)})
 
     for label, model, layer in models:
-        for job in args.jobs.split(","):
+        for job in args.jobs:
             if not over_budget(f"{job} {label}"):
                 attempt(f"{job} {label}", lambda: measure(label, model, layer, job))
-        for job in args.jobs.split(",") if args.check_sentences else ():
+        for job in args.jobs if args.check_sentences else ():
             if not over_budget(f"check {job} {label}"):
                 attempt(f"check {job} {label}", lambda: check(label, model, layer, job))
         if info["device"] != "cpu" and not over_budget(f"batch invariance {label}"):

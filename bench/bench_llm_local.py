@@ -37,6 +37,7 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))  # bench/arguments.py, also when loaded from a file by the tests
 TOKENIZER_DIR = REPO / "bench" / ".work" / "smollm2-tokenizer"
 
 SHAPES = {
@@ -123,16 +124,18 @@ def build_model(shape: str, vocab_size: int, dtype: str, seed: int = 0):
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from arguments import Parser, count, counts, device
+
+    ap = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shape", choices=sorted(SHAPES), default="smollm2-135m")
-    ap.add_argument("--device", default="auto", help="auto | cpu | cuda | cuda:N | mps")
+    ap.add_argument("--device", type=device, default="auto", help="auto | cpu | cuda | cuda:N | mps")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16", "float16"],
                     help="float32 = what llm=smollm2 runs")
-    ap.add_argument("--prompts", type=int, default=64)
-    ap.add_argument("--batch-sizes", default="1,8,32")
+    ap.add_argument("--prompts", type=count(1), default=64)
+    ap.add_argument("--batch-sizes", type=counts(1), default=[1, 8, 32])
     ap.add_argument("--tokenizer", type=Path, default=TOKENIZER_DIR, help="SmolLM2's tokenizer folder")
     ap.add_argument("--no-reuse-prefix", action="store_true")
-    ap.add_argument("--threads", type=int, default=None, help="torch CPU threads")
+    ap.add_argument("--threads", type=count(1), default=None, help="torch CPU threads")
     ap.add_argument("--json", type=Path, default=None, help="also write the rows here")
     ap.add_argument("--export-tokenizer", action="store_true", help="write SmolLM2's tokenizer and stop")
     args = ap.parse_args(argv)
@@ -158,8 +161,8 @@ def main(argv=None) -> None:
     model = build_model(args.shape, 49152 if len(tok) <= 49152 else len(tok), args.dtype)
     items = prompts(args.prompts)
     requests = [Request(p, None, answer_schema(n)) for p, n in items]
-    warm_up = [Request(p, None, answer_schema(n)) for p, n in prompts(max(map(int, args.batch_sizes.split(","))), 1)]
-    sizes = [int(b) for b in args.batch_sizes.split(",")]
+    warm_up = [Request(p, None, answer_schema(n)) for p, n in prompts(max(args.batch_sizes), 1)]
+    sizes = list(args.batch_sizes)
     if 1 not in sizes:
         sizes = [1, *sizes]
     rows, reference = [], None

@@ -53,7 +53,9 @@ def run(label, make_metric, sources, hypotheses, references) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    from arguments import Parser
+
+    ap = Parser()
     ap.add_argument("--only", choices=["ptm2", "pterrant"], default=None)
     ap.add_argument("--data", default=os.environ.get("GEC_META_DATA", str(REPO / "data")))
     args = ap.parse_args()

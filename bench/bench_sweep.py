@@ -57,8 +57,10 @@ def ratio(c: dict, kind: str) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--jobs", type=int, default=1)
+    from arguments import Parser, count
+
+    ap = Parser()
+    ap.add_argument("--jobs", type=count(1), default=1)
     ap.add_argument("--cache", type=Path, default=None, help="cache folder (default: a fresh temporary one)")
     ap.add_argument("--write", action="store_true", help="append the summary to bench/RESULTS.md")
     args = ap.parse_args()

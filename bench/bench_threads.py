@@ -58,9 +58,11 @@ def run(job: list[str], threads: int) -> tuple[float, float, float, tuple]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--threads", type=int, default=2)
+    from arguments import Parser, count
+
+    ap = Parser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=count(1), default=5)
+    ap.add_argument("--threads", type=count(1), default=2)
     ap.add_argument("jobs", nargs="*", default=JOBS)
     args = ap.parse_args()
     compile_sources()

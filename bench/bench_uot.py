@@ -30,8 +30,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--lambdas", type=int, default=50, help="how many grid values (from 0.02 up)")
+    from arguments import Parser, count
+
+    ap = Parser()
+    ap.add_argument("--lambdas", type=count(1), default=50, help="how many grid values (from 0.02 up)")
     ap.add_argument("--data", default=os.environ.get("GEC_META_DATA", str(REPO / "data")))
     ap.add_argument("--cache", default=None, help="cache folder (default: a fresh temp dir = cold)")
     ap.add_argument("--json", default=None, help="also write the summary JSON here")

@@ -21,14 +21,16 @@ import json  # noqa: E402
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    from arguments import Parser, count, device
+
+    ap = Parser()
     ap.add_argument("--model", required=True, help="local model folder (config, weights, tokenizer)")
     ap.add_argument("--texts", required=True, help="JSON list of the distinct texts")
-    ap.add_argument("--layer", type=int, required=True, help="hidden-state index used")
-    ap.add_argument("--batch-size", type=int, default=64)
-    ap.add_argument("--max-length", type=int, default=512)
-    ap.add_argument("--device", default="auto")
-    ap.add_argument("--dtype", default="float32")
+    ap.add_argument("--layer", type=count(0), required=True, help="hidden-state index used")
+    ap.add_argument("--batch-size", type=count(1), default=64)
+    ap.add_argument("--max-length", type=count(1), default=512)
+    ap.add_argument("--device", type=device, default="auto")
+    ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16", "float16"])
     args = ap.parse_args()
 
     import torch

@@ -109,6 +109,11 @@ def render(rows: list[dict]) -> str:
 
 
 def main(argv: list[str]) -> None:
+    unknown = [a for a in argv if a not in {j[0] for j in JOBS}]
+    if unknown:  # one line, before anything runs (it ran nothing and wrote an empty table)
+        print(f"run_all.py: error: unknown benchmark {unknown[0]!r}; choose from {', '.join(j[0] for j in JOBS)}",
+              file=sys.stderr)
+        raise SystemExit(2)
     jobs = [j for j in JOBS if not argv or j[0] in argv]
     compile_sources()
     rows = [run_job(*j) for j in jobs]

@@ -53,14 +53,15 @@ def load_metric(name: str, *overrides: str, option_flag: str = "", override_flag
             overrides name, an option that is not a field of the metric (naming its fields), or
             a config whose ``_target_`` is not a :class:`Metric`.
     """
-    from gec_meta.config import instantiate_as
+    from gec_meta.config import instantiate_as, searchpath_of
 
     cfg = metric_config(name, overrides, override_flag)
     unknown = [k for k in options if k not in cfg]
     if unknown:
         fields = ", ".join(sorted(k for k in cfg if not str(k).startswith("_")))
         raise ConfigError(f"{option_flag}{unknown[0]}=...: metric {name} has no field {unknown[0]!r}; fields: {fields}")
-    return instantiate_as(cfg, Metric, "metric", **options)
+    with searchpath_of(overrides):  # an ensemble's members are looked up where it was
+        return instantiate_as(cfg, Metric, "metric", **options)
 
 
 def meta_evaluate(

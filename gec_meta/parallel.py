@@ -17,8 +17,10 @@ processes:
 * **No pool for small inputs.**  Below a stage's measured ``min_work`` (where forking and
   collecting results cost more than they save), and inside a worker process (no nesting),
   everything runs in this process.
-* **No oversubscription.**  Each worker runs its BLAS/OpenMP (and torch, if loaded) on
-  ``threads // workers`` threads (threadpoolctl), so workers x threads <= ``threads``.
+* **No oversubscription.**  ``threads`` is at most the cores this process may use
+  (:func:`cap_threads`: ``threads=100000`` becomes them, said once in the log), and each
+  worker runs its BLAS/OpenMP (and torch, if loaded) on ``threads // workers`` threads
+  (threadpoolctl, torch in the worker initializer), so workers x threads <= ``threads``.
 * **Errors** raised in a worker reach the caller as the same exception (type, message,
   attributes such as a :class:`~gec_meta.errors.DataError`'s file and line; its ``__cause__``
   holds the worker's traceback).  One that cannot cross a process boundary (pickling) is
@@ -27,7 +29,8 @@ processes:
   process, with a warning.
 * **A progress bar** (tqdm, on a terminal or in a notebook) for work that lasts over a second.
 
-``threads=None`` means :func:`default_threads`: the cores this job may use.
+``threads=None`` (or ``"auto"``) means :func:`default_threads`: the cores this job may use; an
+explicit ``threads`` above them is capped there (:func:`cap_threads`, logged once).
 
 Built on :class:`concurrent.futures.ProcessPoolExecutor` rather than joblib: joblib's loky
 workers are started once and reused, so every call would pickle its context to them (GJG15's
@@ -79,12 +82,14 @@ def _positive_int(text: str | None) -> int | None:
     return value if value > 0 else None
 
 
-def cgroup_cpu_limit(root: str = "/sys/fs/cgroup") -> int | None:
-    """The CPU quota of this container's cgroup, rounded up to whole cores, or None (none).
+def cgroup_cpu_limit(root: str = "/sys/fs/cgroup", proc_cgroup: str = "/proc/self/cgroup") -> int | None:
+    """The CPU quota of this process's cgroup, rounded up to whole cores, or None (none).
 
     cgroup v2 ``cpu.max`` (``"<quota> <period>"`` or ``"max <period>"``), else v1
-    ``cpu/cpu.cfs_quota_us`` / ``cpu.cfs_period_us`` (quota -1 = none).  Docker's ``--cpus``,
-    Kubernetes' CPU limits and SLURM's cgroup plugin set them.
+    ``cpu/cpu.cfs_quota_us`` / ``cpu.cfs_period_us`` (quota -1 = none), read in the process's own
+    cgroup (``proc_cgroup``: ``0::/system.slice/job_42`` for v2, ``N:cpu,cpuacct:/...`` for v1)
+    and in every cgroup above it up to ``root``; the smallest quota wins.  Docker's ``--cpus``,
+    Kubernetes' CPU limits and SLURM's cgroup plugin (a job's step below its job) set them.
     """
     def read(path: str) -> str | None:
         try:
@@ -93,17 +98,31 @@ def cgroup_cpu_limit(root: str = "/sys/fs/cgroup") -> int | None:
         except (OSError, UnicodeDecodeError):
             return None
 
-    v2 = read(os.path.join(root, "cpu.max"))
-    if v2 is not None:
-        parts = v2.split()
-        quota, period = (parts + ["", ""])[:2]
-    else:
-        quota = read(os.path.join(root, "cpu", "cpu.cfs_quota_us")) or ""
-        period = read(os.path.join(root, "cpu", "cpu.cfs_period_us")) or ""
-    q, p = _positive_int(quota), _positive_int(period)
-    if q is None or p is None:
-        return None
-    return max(1, math.ceil(q / p))
+    def ancestry(path: str) -> list[str]:  # "/a/b" -> ["a/b", "a", ""]
+        parts = [p for p in path.split("/") if p and p not in (".", "..")]
+        return ["/".join(parts[:k]) for k in range(len(parts), -1, -1)]
+
+    own_v2, own_v1 = "", ""
+    for line in (read(proc_cgroup) or "").splitlines():
+        hierarchy, _, rest = line.partition(":")
+        controllers, _, path = rest.partition(":")
+        if hierarchy == "0" and controllers == "":
+            own_v2 = path
+        elif "cpu" in controllers.split(","):
+            own_v1 = path
+    limits = []
+    for sub in ancestry(own_v2):
+        v2 = read(os.path.join(root, sub, "cpu.max"))
+        if v2 is not None:
+            quota, period = (v2.split() + ["", ""])[:2]
+            limits.append((_positive_int(quota), _positive_int(period)))
+    if not limits:  # cgroup v1
+        for sub in ancestry(own_v1):
+            base = os.path.join(root, "cpu", sub)
+            limits.append((_positive_int(read(os.path.join(base, "cpu.cfs_quota_us")) or ""),
+                           _positive_int(read(os.path.join(base, "cpu.cfs_period_us")) or "")))
+    cores = [max(1, math.ceil(q / p)) for q, p in limits if q is not None and p is not None]
+    return min(cores) if cores else None
 
 
 def available_cores() -> int:
@@ -139,16 +158,62 @@ def default_threads() -> int:
     return cores
 
 
+def core_limits() -> dict[str, int]:
+    """What bounds the cores of this process: ``{"CPU affinity": n, "SLURM_CPUS_PER_TASK": n,
+    "cgroup CPU quota": n}`` (the limits that are set)."""
+    try:
+        limits = {"CPU affinity": len(os.sched_getaffinity(0))}
+    except (AttributeError, OSError):  # macOS, Windows
+        limits = {"CPU count": os.cpu_count() or 1}
+    for var in ("SLURM_CPUS_PER_TASK", "SLURM_CPUS_ON_NODE"):
+        n = _positive_int(os.environ.get(var))
+        if n:
+            limits[var] = n
+            break
+    quota = cgroup_cpu_limit()
+    if quota:
+        limits["cgroup CPU quota"] = quota
+    return limits
+
+
+_CAPPED: set[tuple[int, int]] = set()  # (asked, cores) already reported in this process
+
+
+def cap_threads(threads: int | str | None) -> int | None:
+    """An explicit ``threads`` capped at :func:`available_cores`, or None for ``None``/``"auto"``
+    (the caller's default).  ``threads=100000`` would start thousands of BLAS/torch threads
+    in every worker process: a count above the cores this process may use becomes that count,
+    and the log says so once per process.
+
+    Raises:
+        ValueError: ``threads`` is not a positive integer, ``"auto"`` or None.
+    """
+    n = _as_threads(threads)
+    if n is None:
+        return None
+    cores = available_cores()
+    if n <= cores:
+        return n
+    if (n, cores) not in _CAPPED:
+        _CAPPED.add((n, cores))
+        limits = ", ".join(f"{k} {v}" for k, v in core_limits().items())
+        log.warning("threads=%d is more than the %d core(s) this process may use (%s); using %d", n, cores,
+                    limits, cores)
+    return cores
+
+
 def resolve_threads(threads: int | str | None) -> int:
-    """The number of threads a stage may use: ``threads``, or :func:`default_threads` for None.
+    """The number of threads a stage may use: ``threads`` capped at the cores this process may
+    use (:func:`cap_threads`), or :func:`default_threads` for None or ``"auto"``.
 
     A string of digits counts as its number (an environment variable read by the config's
     ``oc.env`` reaches the metrics as ``"2"``).
 
     Raises:
-        ValueError: ``threads`` is not a positive integer (``threads=0``, ``-1``, ``1.5``).
+        ValueError: ``threads`` is not a positive integer, ``"auto"`` or None (``threads=0``,
+            ``-1``, ``1.5``).
     """
-    n = _as_threads(threads)
+    n = cap_threads(threads)
     return default_threads() if n is None else n
 
 
@@ -156,10 +221,10 @@ def _as_threads(threads) -> int | None:
     value = threads
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())
-    if value is None:
+    if value is None or (isinstance(value, str) and value.strip() == "auto"):
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value or value < 1:
-        raise ValueError(f"threads must be a positive integer or null, got {threads!r}")
+        raise ValueError(f"threads must be a positive integer, auto or null, got {threads!r}")
     return int(value)
 
 
@@ -205,14 +270,23 @@ class _Unpicklable(Exception):
         self.k, self.text = k, text
 
 
-def _init_worker(fn, context, chunks, threads_each: int | None) -> None:
-    """Pool initializer: keep the work; cap the native thread pools of a spawned worker
-    (``threads_each``; forked workers inherit the caps, :func:`_thread_caps`)."""
+def _init_worker(fn, context, chunks, threads_each: int, forked: bool) -> None:
+    """Pool initializer: keep the work; cap the native thread pools at ``threads_each``: all of
+    them in a spawned worker, torch's (if loaded) in a forked one, which inherits the BLAS and
+    OpenMP caps set around the fork (:func:`_thread_caps`)."""
     global _WORKER_STATE, _IN_WORKER
+    import signal
+
     _WORKER_STATE = (fn, context, chunks)
     _IN_WORKER = True
-    if threads_each is not None:
+    # Ctrl-C reaches every process of the terminal's group: the workers leave it to this
+    # process, which stops the pool (its running chunks end, the others are cancelled) and
+    # reports it in one line, instead of each worker printing a KeyboardInterrupt traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not forked:
         _thread_caps(threads_each).__enter__()
+    elif "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(threads_each)
 
 
 @contextlib.contextmanager
@@ -308,7 +382,7 @@ def parallel_map(
         desc, unit: the progress bar's label and unit.
         progress: show a progress bar (on a terminal or in a notebook) once the work has
             lasted a second.
-        blas_threads: BLAS/OpenMP threads of each worker (None: its share, threads // workers;
+        blas_threads: BLAS/OpenMP/torch threads of each worker (None: its share, threads // workers;
             1 for a stage whose numbers must not depend on BLAS threading).
 
     Returns:
@@ -404,7 +478,7 @@ def _pool_map(fn, context, chunk_list, results, workers, threads_each, method, b
         warnings.filterwarnings("ignore", message=".*fork.*", category=DeprecationWarning)
         forked = method == "fork"
         pool = ProcessPoolExecutor(workers, mp_context=mp.get_context(method), initializer=_init_worker,
-                                   initargs=(fn, context, chunk_list, None if forked else threads_each))
+                                   initargs=(fn, context, chunk_list, threads_each, forked))
         try:
             if forked:  # the workers are forked at the first submit and inherit the caps
                 with _thread_caps(threads_each), _gc_frozen():

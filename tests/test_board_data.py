@@ -68,12 +68,12 @@ def test_csv_round_trip_and_errors(tmp_path):
     import io
 
     # every row as wide as the header (robustness rows too: empty cluster, ε and chance)
-    assert {len(row) for row in csv.reader(io.StringIO(text))} == {14}
+    assert {len(row) for row in csv.reader(io.StringIO(text))} == {15}  # 14 + format_version
     # the robustness ranks of m3 (X scored 4 > every real system): rank 1, fooled
     sec = read_csv(text)[0].robustness["R"]["m3"]
     assert sec["attacks"]["X"] == {"rank": 1, "fooled": True} and sec["fooled_by"] == ["X"]
     bad = tmp_path / "leaderboard.csv"
-    bad.write_text("\n".join(text.splitlines()[:2] + ["default,m1,M1,B,h,system,pearson,x,1,,,1,1.0,1.0"]) + "\n")
+    bad.write_text("\n".join(text.splitlines()[:2] + ["default,m1,M1,B,h,system,pearson,x,1,,,1,1.0,1.0,2"]) + "\n")
     with pytest.raises(DataError, match=r"leaderboard.csv.*line 3: not a leaderboard row"):
         read_board_file(bad)
     (tmp_path / "x.json").write_text('{"format": "something else"}')

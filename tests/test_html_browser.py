@@ -202,7 +202,7 @@ def test_page_of_a_folder_with_missing_parts(browser, runs, tmp_path):
     (folder / "failed").mkdir()
     (folder / "failed" / "run.log").write_text("boom\n")
     (folder / "old").mkdir()
-    (folder / "old" / "results.json").write_text('{"system": {"h": {"pearson": 0.5}}, "sentence": {}}')
+    (folder / "old" / "results.json").write_text('{"format_version": 2, "system": {"h": {"pearson": 0.5}}, "sentence": {}}')
     out = tmp_path / "mixed.html"
     proc = subprocess.run([sys.executable, "-m", "gec_meta.report", str(folder), "--html", str(out)], cwd=REPO,
                           capture_output=True, text=True)

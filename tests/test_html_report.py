@@ -54,7 +54,7 @@ def test_disagreements_of_a_hand_made_rating():
 
 
 def _result(metric="length", pearson=0.25):
-    return {"signature": f"data:toy|metric:{metric}", "dataset": "toy", "setting": "default", "refset": "none",
+    return {"format_version": 2, "signature": f"data:toy|metric:{metric}", "dataset": "toy", "setting": "default", "refset": "none",
             "metric": metric, "aggregation": "default", "system_scores": {"A": 1.0, "B": 2.0},
             "system": {"h": {"pearson": pearson, "spearman": float("nan")}}, "sentence": {}}
 
@@ -72,10 +72,15 @@ def test_folder_with_missing_parts(tmp_path):
     old = _result("gleu", 0.5)
     del old["system_scores"]
     (tmp_path / "old" / "results.json").write_text(json.dumps(old))
+    (tmp_path / "v1").mkdir()  # written before output formats had a version
+    v1 = _result("m2", 0.5)
+    del v1["format_version"]
+    (tmp_path / "v1" / "results.json").write_text(json.dumps(v1))
     data = folder_data(tmp_path)
     assert [r["path"] for r in data["runs"]] == ["ok", "old"]
     text = "\n".join(data["problems"])
     assert "failed: no results.json" in text and "broken/results.json: cannot read this result file" in text
+    assert "v1/results.json: " in text and "format 1" in text
     assert any("no 'system_scores'" in n for n in data["runs"][1]["notes"])
     assert any("no config.yaml" in n for n in data["runs"][0]["notes"])
     from gec_meta.report.html import report_page

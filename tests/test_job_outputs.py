@@ -84,37 +84,37 @@ def _unit(out: Path, **files: str) -> None:
 
 def test_resume_checks_every_file_of_the_unit(tmp_path):
     out = tmp_path / "job"
-    _unit(out, results='{"config_id": "cfg"}', md="# A\n")
-    assert resume.stale_reason(out, "cfg", lambda: "m(v=1)") == ({"config_id": "cfg"}, None)
+    _unit(out, results='{"format_version": 2, "config_id": "cfg"}', md="# A\n")
+    assert resume.stale_reason(out, "cfg", lambda: "m(v=1)") == ({"format_version": 2, "config_id": "cfg"}, None)
     # A file of another run beside results.json (what the old writer left after item 4's run).
     (out / "results.md").write_text("# B\n")
     _, why = resume.stale_reason(out, "cfg", lambda: "m(v=1)")
     assert why.startswith(f"{out / 'results.md'} belongs to another run or was changed")
-    _unit(out, results='{"config_id": "cfg"}', md="# A\n")
+    _unit(out, results='{"format_version": 2, "config_id": "cfg"}', md="# A\n")
     (out / "sentence_scores.tsv").write_text("system\tsentence\tline\tscore\n")  # not part of this unit
     assert resume.stale_reason(out, "cfg", lambda: "m(v=1)")[1] == f"{out / 'sentence_scores.tsv'} belongs to another run"
     # Another unit whose results.json is copied in (inputs.json is a unit's record, results.json included).
     other = tmp_path / "other"
-    _unit(other, results='{"config_id": "cfg", "x": 1}', md="# A\n")
+    _unit(other, results='{"format_version": 2, "config_id": "cfg", "x": 1}', md="# A\n")
     (out / "results.json").write_bytes((other / "results.json").read_bytes())
     assert "results.json belongs to another run" in resume.stale_reason(out, "cfg", lambda: "m(v=1)")[1]
     # timing.json belongs to the unit, without a digest (its times vary; inputs.json stays
     # byte-identical across runs of a job): another content is fine, a missing one is not.
-    _unit(out, results='{"config_id": "cfg"}', timing='{"total_s": 1.0}')
+    _unit(out, results='{"format_version": 2, "config_id": "cfg"}', timing='{"total_s": 1.0}')
     (out / "timing.json").write_text('{"total_s": 2.0}')
     assert resume.stale_reason(out, "cfg", lambda: "m(v=1)")[1] is None
     (out / "timing.json").unlink()
     assert resume.stale_reason(out, "cfg", lambda: "m(v=1)")[1] == f"{out / 'timing.json'} is missing"
     # A record written before outputs were recorded: the job reruns once.
-    _unit(out, results='{"config_id": "cfg"}')
+    _unit(out, results='{"format_version": 2, "config_id": "cfg"}')
     (out / "inputs.json").write_text(json.dumps({"config_id": "cfg", "metric": "m(v=1)", "inputs": {}}))
     assert "does not record the job's output files" in resume.stale_reason(out, "cfg", lambda: "m(v=1)")[1]
 
 
 def test_a_unit_replaces_the_previous_one_and_removes_its_other_files(tmp_path):
     out = tmp_path / "job"
-    _unit(out, results='{"config_id": "cfg"}', md="# A\n", tsv="A\n")
-    _unit(out, results='{"config_id": "cfg", "b": 1}', md="# B\n")
+    _unit(out, results='{"format_version": 2, "config_id": "cfg"}', md="# A\n", tsv="A\n")
+    _unit(out, results='{"format_version": 2, "config_id": "cfg", "b": 1}', md="# B\n")
     assert not (out / "sentence_scores.tsv").exists()
     assert (out / "results.md").read_text() == "# B\n"
     assert resume.stale_reason(out, "cfg", lambda: "m(v=1)")[1] is None
@@ -123,7 +123,7 @@ def test_a_unit_replaces_the_previous_one_and_removes_its_other_files(tmp_path):
 
 def test_a_job_killed_while_moving_its_files_leaves_no_result(tmp_path, monkeypatch):
     out = tmp_path / "job"
-    _unit(out, results='{"config_id": "cfg"}', md="# A\n")
+    _unit(out, results='{"format_version": 2, "config_id": "cfg"}', md="# A\n")
     real, moved = os.replace, []
 
     def replace(src, dst):  # dies after the first file of the new unit is in place
@@ -135,7 +135,7 @@ def test_a_job_killed_while_moving_its_files_leaves_no_result(tmp_path, monkeypa
 
     monkeypatch.setattr(resume.os, "replace", replace)
     with pytest.raises(OutputError, match=r"job/[a-z_.]+: cannot write it \(Input/output error\)"):
-        _unit(out, results='{"config_id": "cfg", "b": 1}', md="# B\n")
+        _unit(out, results='{"format_version": 2, "config_id": "cfg", "b": 1}', md="# B\n")
     monkeypatch.undo()
     assert not (out / "results.json").exists()  # a mixture is never a result
     assert "results.json is missing" in resume.stale_reason(out, "cfg", lambda: "m(v=1)")[1]
@@ -179,9 +179,10 @@ def test_a_full_disk_names_the_file_and_leaves_no_temporary(tmp_path, full_disk)
 
 def test_report_collation_past_ulimit_is_one_line(tmp_path):
     job = tmp_path / "runs" / "0"
-    _unit(job, results=json.dumps({"dataset": "seeda", "setting": "base", "refset": "none", "metric": "length",
-                                   "aggregation": "default", "system": {"TS": {"pearson": 0.5, "spearman": 0.5}},
-                                   "sentence": {}, "config_id": "cfg"}))
+    _unit(job, results=json.dumps({"format_version": 2, "dataset": "seeda", "setting": "base", "refset": "none",
+                                   "metric": "length", "aggregation": "default",
+                                   "system": {"TS": {"pearson": 0.5, "spearman": 0.5}}, "sentence": {},
+                                   "config_id": "cfg"}))
 
     def limit():
         resource.setrlimit(resource.RLIMIT_FSIZE, (40, 40))

@@ -282,7 +282,7 @@ from gec_meta.cli.main import main as _cli_main
 from gec_meta.data.io import check_nonempty, read_text, recording_inputs
 from gec_meta.data.m2 import check_sources
 from gec_meta.metrics.from_files import read_score_files, write_score_files
-from gec_meta.report.tables import main as _report_main
+from gec_meta.cli.report import main as _report_main
 
 _REPO = Path(__file__).resolve().parents[1]
 _A = "|||REQUIRED|||-NONE-|||"
@@ -652,7 +652,7 @@ def test_168_reads_are_recorded_with_their_digest(tmp_path):
 def _finished_job(tmp_path, inputs, config_id="cfg", metric="m(v=1)"):
     out = tmp_path / "job"
     digests = {str(p): _resume.file_digest(p) for p in inputs}
-    _resume.publish(out, {"results.json": _json.dumps({"config_id": config_id, "system": {}}),
+    _resume.publish(out, {"results.json": _json.dumps({"format_version": 2, "config_id": config_id, "system": {}}),
                           "results.md": "# a result\n"}, config_id, metric, digests)
     return out
 
@@ -695,7 +695,7 @@ def test_169_to_178_resume_reruns_a_job_whose_inputs_changed(tmp_path, fault, re
         (out / "inputs.json").write_text(_resume.inputs_record("old", metric, {}))
     previous, why = _resume.stale_reason(out, config_id, lambda: metric)
     if reason is None:
-        assert why is None and previous == {"config_id": "cfg", "system": {}}
+        assert why is None and previous == {"format_version": 2, "config_id": "cfg", "system": {}}
     else:
         assert previous is None and re.search(reason, why), why
 

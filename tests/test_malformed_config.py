@@ -171,8 +171,8 @@ def test_shipped_prompts_render_as_without_the_sandbox():
 CONFIG_CASES = {
     "top_ks_scalar": (["meta_eval.top_ks=5"], r"meta_eval.top_ks must be a list of integers >= 2 \(e.g. \[5, 4\]\) or null, got 5"),
     "top_ks_one": (["meta_eval.top_ks=[1]"], r"meta_eval.top_ks must be a list of integers >= 2"),
-    "threads_text": (["threads=abc"], r"threads must be an integer >= 1 or null, got 'abc'"),
-    "threads_zero": (["threads=0"], r"threads must be an integer >= 1 or null, got 0"),
+    "threads_text": (["threads=abc"], r"threads must be an integer >= 1 or auto or null, got 'abc'"),
+    "threads_zero": (["threads=0"], r"threads must be an integer >= 1 or auto or null, got 0"),
     "cache_off": (["cache=off"], r"cache must be a boolean \(true or false\), got 'off'"),
     "cache_one": (["cache=1"], r"cache must be a boolean \(true or false\), got 1"),
     "sentence_level_maybe": (["meta_eval.sentence_level=maybe"],
@@ -218,7 +218,7 @@ def test_threads_from_the_environment_is_an_integer(monkeypatch):
         assert cfg.threads == 3  # was the string '3'
         check_config(cfg)
         monkeypatch.setenv("GEC_META_THREADS", "abc")
-        with pytest.raises(ConfigError, match=r"threads must be an integer >= 1 or null, got 'abc'"):
+        with pytest.raises(ConfigError, match=r"threads must be an integer >= 1 or auto or null, got 'abc'"):
             check_config(compose(("metric=length", "cache=true")))
     finally:
         compose.cache_clear()
@@ -240,7 +240,7 @@ def test_top_ks_beyond_the_systems_is_a_config_error(data_root):
 
 @pytest.mark.parametrize("args, message", [
     (["meta_eval.top_ks=5"], r"meta_eval.top_ks must be a list of integers"),
-    (["threads=abc"], r"threads must be an integer >= 1 or null, got 'abc'"),
+    (["threads=abc"], r"threads must be an integer >= 1 or auto or null, got 'abc'"),
     (["cache=off"], r"cache must be a boolean \(true or false\), got 'off'"),
     (["meta_eval.sentence_level=maybe"], r"meta_eval.sentence_level must be a boolean"),
 ])
@@ -259,7 +259,7 @@ def _metric_classes():
 def test_every_boolean_and_integer_metric_field_is_typed():
     """The general rule: a metric field declared ``bool`` takes only true/false, one declared
     ``int`` only integers (every metric's ``__post_init__`` reaches ``check_fields`` first)."""
-    from gec_meta.config import _declared
+    from gec_meta.fields import _declared
 
     checked = 0
     for cls in sorted(_metric_classes(), key=lambda c: c.__name__):

@@ -21,6 +21,13 @@ from gec_meta.errors import DataError
 THREADS = (1, 2, 3)
 
 
+@pytest.fixture(autouse=True)
+def every_thread_count(monkeypatch):
+    """threads=3 runs 3 workers here even on a machine with fewer cores: these tests check
+    the bits for every worker count; the cap at the cores is tests/test_threads_cap.py's."""
+    monkeypatch.setattr(parallel, "cap_threads", parallel._as_threads)
+
+
 @pytest.fixture
 def pools(monkeypatch):
     """Counts the pools started in this process (calls of parallel._pool_map)."""
@@ -162,7 +169,7 @@ def test_small_inputs_run_in_this_process(no_pool):
 
 # --------------------------------------------------------------------------- threads
 def test_threads_resolution(monkeypatch, tmp_path):
-    assert parallel.resolve_threads(3) == 3
+    assert parallel.resolve_threads(3) == 3  # uncapped here (see every_thread_count)
     assert parallel.resolve_threads("2") == 2  # GEC_META_THREADS=2 through oc.env
     for bad in (0, -1, 1.5, True, "two"):
         with pytest.raises(ValueError, match="positive integer"):

@@ -36,6 +36,7 @@ def test_run_equals_the_stages_composed_by_hand(seeda):
     stats = compute_statistics(bound, seeda.sources, seeda.hypotheses, None, systems=seeda.systems, bind=False)
     scores = agg(bound, stats)
     expected = {
+        "format_version": 2,  # gec_meta.formats.RESULTS_VERSION
         "signature": result_signature(seeda, None, bound, agg, "seeda"),
         "dataset": "seeda", "setting": "base", "refset": None, "metric": "length", "aggregation": "trueskill",
         "system_scores": {s: float(v) for s, v in zip(seeda.systems, scores)},

@@ -228,8 +228,9 @@ def test_lambda_grid_and_selection_rule():
 def test_sweep_config_composes():
     from hydra import compose, initialize_config_module
 
-    from gec_meta.config import CONFIG_MODULE
+    from gec_meta.config import CONFIG_MODULE, register_configs
 
+    register_configs()  # the schemas the configs extend (else the test depends on an earlier one)
     with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
         cfg = compose("config", overrides=["experiment=uot_lambda_search"], return_hydra_config=True)
     grid = [float(x) for x in str(cfg.hydra.sweeper.params["metric.reg_m"]).split(",")]

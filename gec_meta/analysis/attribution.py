@@ -52,7 +52,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from gec_meta.edits.edit import Edit, apply_edits
-from gec_meta.config import check_fields, integer, valid
+from gec_meta.fields import check_fields, integer, valid
 from gec_meta.errors import ConfigError, DataError
 from gec_meta.metrics.base import Metric
 

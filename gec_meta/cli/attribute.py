@@ -51,7 +51,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("-c", "--config", action="append", default=[], help="Hydra override, e.g. encoder=minilm")
     ap.add_argument("-m", "--metric-option", action="append", default=[], help="metric field, e.g. beta=1.0")
     ap.add_argument("--json", action="store_true", help="print JSON")
-    from gec_meta.cli.main import add_input_options
+    from gec_meta.cli.options import add_input_options
 
     add_input_options(ap)
     return ap
@@ -61,7 +61,8 @@ def run(args) -> tuple[list[str], list]:
     """Read the files and attribute; returns (sentence labels, attributions)."""
     from gec_meta.analysis.attribution import attribute
     from gec_meta.api import load_metric
-    from gec_meta.cli.main import metric_options, read_references
+    from gec_meta.cli.options import metric_options
+    from gec_meta.data.refsets import read_references
     from gec_meta.data.io import check_nonempty, read_lines
 
     sources = read_lines(args.src, unicode=args.unicode)

@@ -16,6 +16,8 @@ from gec_meta.errors import GecMetaError
 
 PROG = "gec-meta"
 EXIT_USER_ERROR = 2
+#: The shell's status of a process ended by SIGINT (128 + 2), which Ctrl-C ends with.
+EXIT_INTERRUPTED = 130
 
 
 def _user_error_types() -> tuple[type[BaseException], ...]:
@@ -136,6 +138,25 @@ def report(exc: BaseException) -> int | None:
         return None
     print(f"{PROG}: error: {message}", file=sys.stderr)
     return EXIT_USER_ERROR
+
+
+def interrupted(what: str, kept: str = "", cache: bool = True) -> int:
+    """Print one line for a Ctrl-C (``gec-meta: interrupted: <what> stopped; ...``, instead of
+    a ``KeyboardInterrupt`` traceback) and return the exit status 130.
+
+    Args:
+        what: the command that was interrupted, e.g. ``gec-meta score``.
+        kept: what else is kept (e.g. a sweep's finished jobs).
+        cache: the command fills the cache (statistics, LLM answers), which keeps what finished.
+    """
+    parts = [f"{PROG}: interrupted: {what} stopped (Ctrl-C)"]
+    if cache:
+        parts.append("the statistics and LLM answers finished so far are kept in the cache, so running it again "
+                     "starts from them")
+    if kept:
+        parts.append(kept)
+    print("; ".join(parts), file=sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 def install_warning_format() -> None:

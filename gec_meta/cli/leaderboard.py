@@ -98,7 +98,7 @@ def run_leaderboard(config: BoardConfig, overrides: Sequence[str] = (), use_cach
     from tqdm.auto import tqdm
 
     from gec_meta.cli.run import build_task
-    from gec_meta.config import compose, compose_group, instantiate_as
+    from gec_meta.config import compose, compose_group, instantiate_as, searchpath_of
     from gec_meta.meta.aggregation import Aggregation
     from gec_meta.meta.spa import permutation_signs
     from gec_meta.meta.task import Scored
@@ -123,7 +123,8 @@ def run_leaderboard(config: BoardConfig, overrides: Sequence[str] = (), use_cach
             t0 = time.perf_counter()
             cfg = compose((f"dataset={bench.dataset}", *bench.overrides, f"metric={name}", *metric_overrides,
                            *overrides, f"cache={str(use_cache).lower()}"))
-            task = build_task(cfg)
+            with searchpath_of(overrides):  # ensemble members are looked up where the metrics are
+                task = build_task(cfg)
             if data_key not in datasets:
                 datasets[data_key] = (task.dataset, permutation_signs(
                     np.random.default_rng(config.seed), config.permutations, task.dataset.num_sentences))
@@ -168,7 +169,7 @@ def _robustness_runs(config: BoardConfig, overrides: Sequence[str], use_cache: b
     from tqdm.auto import tqdm
 
     from gec_meta.cli.run import build_task
-    from gec_meta.config import compose
+    from gec_meta.config import compose, searchpath_of
     from gec_meta.meta.robustness import sections
 
     out: dict = {}
@@ -178,7 +179,8 @@ def _robustness_runs(config: BoardConfig, overrides: Sequence[str], use_cache: b
         _, metric_overrides = config.metrics[name]
         cfg = compose((f"dataset={rset.dataset}", *rset.overrides, f"metric={name}", *metric_overrides,
                        *overrides, f"cache={str(use_cache).lower()}"))
-        task = build_task(cfg)
+        with searchpath_of(overrides):  # ensemble members are looked up where the metrics are
+            task = build_task(cfg)
         if not task.dataset.attack_systems:
             from gec_meta.errors import ConfigError
 

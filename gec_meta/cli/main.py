@@ -44,47 +44,17 @@ from typing import Sequence
 
 
 from gec_meta.meta.aggregation import load_aggregation
-from gec_meta.data.io import DEFAULT_UNICODE, UNICODE_MODES, check_nonempty, check_same_length, read_lines
+from gec_meta.data.io import DEFAULT_UNICODE, check_nonempty, check_same_length, read_lines
 from gec_meta.data.m2 import read_hypothesis_m2
 from gec_meta.data.datasets import Dataset
-from gec_meta.data.refsets import REF_FORMATS, read_references  # noqa: F401  (read_references: public here too)
-from gec_meta.cli.errors import install_warning_format, report
+from gec_meta.data.refsets import read_references  # noqa: F401  (read_references: public here too)
+from gec_meta.cli.options import add_input_options, metric_options  # noqa: F401  (public here too)
+from gec_meta.cli.errors import install_warning_format, interrupted, report
 from gec_meta.errors import ConfigError
 from gec_meta.meta.task import Task
 
 # Aggregations that compare systems pairwise (meaningless for one system).
 PAIRWISE_AGGREGATIONS = frozenset({"expected_wins", "trueskill"})
-
-
-def add_input_options(p: argparse.ArgumentParser) -> None:
-    """``--ref-format`` and ``--unicode``: how the input files are read."""
-    p.add_argument("--ref-format", default="auto", choices=list(REF_FORMATS),
-                   help="auto (default): *.m2 and *.errant are M2, other names plain text; m2 or text: as said")
-    p.add_argument("--unicode", default=DEFAULT_UNICODE, choices=list(UNICODE_MODES),
-                   help="nfc+cf (default): read every text in Unicode NFC with format characters "
-                        "(RLM, ZWSP, ZWJ, a BOM inside a file, ...) removed, reported once per file; raw: as it is")
-
-
-def _parse_value(v: str):
-    try:
-        return json.loads(v)
-    except ValueError:
-        return v
-
-
-def metric_options(pairs: Sequence[str]) -> dict:
-    """``-m KEY=VALUE`` options as a dict (values parsed as JSON where they are JSON).
-
-    Raises:
-        ConfigError: an option without ``=`` or with an empty key.
-    """
-    out = {}
-    for kv in pairs:
-        key, eq, value = kv.partition("=")
-        if not eq or not key.strip():
-            raise ConfigError(f"-m {kv!r}: expected a metric field as KEY=VALUE, e.g. -m beta=1.0")
-        out[key.strip()] = _parse_value(value)
-    return out
 
 
 def files_dataset(sources: Sequence[str], systems: Sequence[str], hypotheses: Sequence[Sequence[str]],
@@ -225,11 +195,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         return _dispatch(ap, argv)
+    except KeyboardInterrupt:  # Ctrl-C: one line, exit 130
+        command = next((a for a in argv if not a.startswith("-")), "")
+        return interrupted(f"gec-meta {command}".strip(), _KEPT.get(command, ""), cache=command != "data")
     except Exception as exc:  # user errors: one line, exit 2; bugs keep their traceback
         status = report(exc)
         if status is None:
             raise
         return status
+
+
+#: What a subcommand interrupted by Ctrl-C leaves, beyond the cache.
+_KEPT = {"leaderboard": "no leaderboard file was written (each is written whole, at the end)",
+         "data": "the files fetched and verified so far are kept, and running it again fetches the others"}
 
 
 def _dispatch(ap: argparse.ArgumentParser, argv: list[str]) -> int:
@@ -246,7 +224,7 @@ def _dispatch(ap: argparse.ArgumentParser, argv: list[str]) -> int:
 
         return leaderboard_main(argv[1:])
     if argv[:1] == ["report"]:
-        from gec_meta.report.tables import main as report_main
+        from gec_meta.cli.report import main as report_main
 
         return report_main(argv[1:])
     if argv[:1] == ["data"]:

@@ -137,6 +137,11 @@ def stale_reason(
     previous, problem = _load_json(out_dir / RESULTS_FILE)
     if problem:
         return None, problem
+    from gec_meta.formats import RESULTS_VERSION, VERSION_KEY
+
+    if previous.get(VERSION_KEY) != RESULTS_VERSION:  # written by another gec-meta (CHANGELOG.md)
+        return None, (f"{out_dir / RESULTS_FILE} is of format {previous.get(VERSION_KEY) or 1}, this gec-meta writes "
+                      f"format {RESULTS_VERSION}")
     if previous.get("config_id") != config_id:
         return None, "the config changed"
     record, problem = _load_json(out_dir / INPUTS_FILE)

@@ -41,9 +41,9 @@ import gec_meta.stopwatch as gm_stopwatch
 from gec_meta.cache import text_hash
 from gec_meta.cli import errors as cli_errors
 from gec_meta.cli.resume import RESULTS_FILE, publish, stale_reason
-from gec_meta.config import (CONFIG_MODULE, CONFIG_PATH, Valid, boolean, check_choices, check_fields, check_instance,
-                             check_override_options, check_values, group_options, instantiate_as, integer, one_of,
-                             register_configs, valid)
+from gec_meta.config import (CONFIG_MODULE, CONFIG_PATH, auto_threads_as_null, check_choices, check_instance,
+                             check_override_options, group_options, instantiate_as, register_configs)
+from gec_meta.fields import Valid, boolean, check_fields, check_values, integer, one_of, valid
 from gec_meta.data.io import recording_inputs
 from gec_meta.errors import ConfigError
 from gec_meta.meta.task import Task, calibrate_epsilon
@@ -53,13 +53,19 @@ from gec_meta.report.tables import single_run_markdown
 log = logging.getLogger("gec_meta")
 
 
-def limit_threads(n: int) -> None:
-    """Cap torch and BLAS/OpenMP threads of this job (parallel sweeps share the cores).
+def limit_threads(threads: int | str) -> None:
+    """Cap torch and BLAS/OpenMP threads of this job (parallel sweeps share the cores) at
+    ``threads``, itself capped at the cores this process may use (logged once).
 
     Process state, so only here at the Hydra edge; the metrics and encoders read their own
     ``threads: ${threads}`` config option (no environment side channel)."""
     from threadpoolctl import threadpool_limits
 
+    from gec_meta.parallel import cap_threads
+
+    n = cap_threads(threads)
+    if n is None:
+        return
     threadpool_limits(limits=n)
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(n)
@@ -79,7 +85,8 @@ class RunKeys:
 
     data_dir: str = dataclasses.field(metadata=valid(Valid(lambda x: isinstance(x, str) and bool(x), "a folder")))
     cache: bool = dataclasses.field(metadata=valid(boolean()))
-    threads: int | None = dataclasses.field(metadata=valid(integer(1), optional=True))
+    threads: int | str | None = dataclasses.field(metadata=valid(Valid(
+        lambda x: x == "auto" or integer(1).test(x), "an integer >= 1 or auto"), optional=True))
     sentence_scores: bool = dataclasses.field(metadata=valid(boolean(), key="meta_eval.sentence_scores"))
     epsilon_from: str | None = dataclasses.field(metadata=valid(
         one_of(*group_options("dataset")), optional=True, key="meta_eval.epsilon_from"))
@@ -162,15 +169,14 @@ def dataset_config(name: str) -> DictConfig:
 def sentence_scores_text(result) -> str:
     """``sentence_scores.tsv``: every system's sentence scores as the meta-evaluation compared
     them (columns ``system``, ``sentence`` (0-based index into the dataset's sentences), ``line``
-    (1-based line of the corpus file), ``score``; ``nan`` = no score), so that any statistic can
-    be recomputed outside gec-meta."""
+    (1-based line of the corpus file), ``score`` (``nan`` = no score), ``format_version``;
+    :func:`gec_meta.formats.sentence_scores_tsv`), so that any statistic can be recomputed
+    outside gec-meta."""
+    from gec_meta.formats import sentence_scores_tsv
+
     scored = result.scored
     scores = scored.metric.comparable_scores(scored.stats)  # (S, N)
-    lines = scored.dataset.corpus_lines
-    rows = ["system\tsentence\tline\tscore"]
-    for s, system in enumerate(scored.dataset.systems):
-        rows.extend(f"{system}\t{n}\t{lines[n] + 1}\t{float(v)!r}" for n, v in enumerate(scores[s]))
-    return "\n".join(rows) + "\n"
+    return sentence_scores_tsv(scored.dataset.systems, scores, scored.dataset.corpus_lines)
 
 
 # Set by main(): the user asked for Hydra's full tracebacks (HYDRA_FULL_ERROR=1).
@@ -203,6 +209,7 @@ def run_job(cfg: DictConfig) -> dict:
     # Before anything is instantiated: group options are names, every key has its type and range.
     check_choices(HydraConfig.get().runtime.choices)
     check_config(cfg)
+    auto_threads_as_null(cfg)
     config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
     config_id = text_hash(config_yaml)
     done = out_dir / RESULTS_FILE
@@ -270,6 +277,12 @@ def main() -> None:
         # Group options are names, not paths (hydra/job_logging=../x would be configured before any job runs).
         check_override_options([a for a in sys.argv[1:] if "=" in a and not a.startswith("-")])
         task()
+    except KeyboardInterrupt:  # Ctrl-C: one line, exit 130 (Hydra passes it through)
+        sweep = any(a in ("-m", "--multirun") for a in sys.argv[1:])
+        kept = ("the jobs of the sweep that finished keep their results: the same command with the same "
+                "hydra.sweep.dir completes it" if sweep else
+                "the job's folder keeps its previous result, if any (a job's files are written together, at its end)")
+        raise SystemExit(cli_errors.interrupted("gec-meta-run", kept)) from None
     except Exception as exc:
         _exit_on_user_error(exc)
         raise

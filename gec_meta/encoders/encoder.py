@@ -224,8 +224,10 @@ class Encoder:
                 import torch
                 from transformers import AutoModel
 
-            if self.threads:
-                torch.set_num_threads(int(self.threads))
+            from gec_meta.parallel import cap_threads
+
+            if cap_threads(self.threads):  # at most the cores this process may use
+                torch.set_num_threads(cap_threads(self.threads))
             with timed("model_load"):
                 model = load_pretrained(AutoModel, self.source, self.revision, what="model").eval()
                 self._model = model.to(self.device, getattr(torch, self.dtype))

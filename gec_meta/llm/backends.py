@@ -46,7 +46,7 @@ from typing import Iterator, Sequence
 from tqdm.auto import tqdm
 
 from gec_meta.cache import KeyValueStore, cache_root, text_hash
-from gec_meta.config import check_fields, non_negative, valid
+from gec_meta.fields import check_fields, non_negative, valid
 from gec_meta.errors import ConfigError, GecMetaError
 from gec_meta.llm.journal import AnswerJournal
 

@@ -9,14 +9,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
-from gec_meta.config import check_fields, integer, valid
+from gec_meta.fields import check_fields, integer, valid
 from gec_meta.devices import resolve_device, to_device
 from gec_meta.llm.backends import (Answer, ChatBackend, Decoding, LLMBackendError, Made, Messages,
                                    integer_object_schema)
 
 
-def _threads(threads: int | None) -> int | None:
-    return int(threads) if threads else None
+def _threads(threads: int | str | None) -> int | None:
+    """torch's threads: ``threads`` capped at the cores this process may use; None (or ``auto``):
+    torch's default."""
+    from gec_meta.parallel import cap_threads
+
+    return cap_threads(threads)
 
 
 @dataclass(frozen=True)

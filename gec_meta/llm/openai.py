@@ -13,7 +13,8 @@ is journaled as it arrives (:mod:`gec_meta.llm.journal`): a run killed halfway r
 asking again.  On Ctrl-C no new request starts and the requests in flight are awaited and kept
 (they are paid for); a second Ctrl-C stops at once.
 
-**Retries.** A network error, HTTP 429 or 5xx is retried up to ``http_retries`` times, after
+**Retries.** A network error (a connection refused, reset or cut in the middle of the reply, a
+timeout), HTTP 429 or 5xx is retried up to ``http_retries`` times, after
 the delay the server asks for (``retry-after-ms`` or ``Retry-After``, in seconds or as an HTTP
 date, as the ``openai`` client honours them), else an exponential back-off of 1, 2, 4, ... s
 (at most 60 s) without jitter, so a run's schedule does not depend on a random draw.  Other
@@ -27,6 +28,7 @@ token limit) hold requests back so that no 60-second window exceeds them.
 from __future__ import annotations
 
 import email.utils
+import http.client
 import json
 import os
 import threading
@@ -38,7 +40,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
-from gec_meta.config import check_fields, integer, positive, valid
+from gec_meta.fields import check_fields, integer, positive, valid
 from gec_meta.errors import ConfigError
 from gec_meta.llm.backends import (Answer, ChatBackend, Decoding, LLMBackendError, Made, Messages,
                                    estimate_tokens)
@@ -145,6 +147,22 @@ def retry_after_seconds(headers, now: float | None = None) -> float | None:
     return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 
+def _network_error(exc: BaseException) -> str:
+    """What went wrong on the network, in words (one line)."""
+    if isinstance(exc, http.client.IncompleteRead):
+        return (f"the connection was cut in the middle of the reply ({len(exc.partial)} bytes read"
+                + (f", {exc.expected} more expected)" if exc.expected is not None else ")"))
+    if isinstance(exc, http.client.RemoteDisconnected):
+        return "the server closed the connection without replying"
+    if isinstance(exc, ConnectionResetError):
+        return "the connection was reset by the server"
+    if isinstance(exc, http.client.HTTPException):
+        return f"a malformed HTTP reply ({type(exc).__name__}: {exc})"
+    if isinstance(exc, urllib.error.URLError) and not isinstance(exc.reason, str):
+        return f"{exc.reason}"
+    return f"{exc}"
+
+
 class OpenAICompatibleChat(ChatBackend):
     """Any OpenAI-compatible chat-completions endpoint.
 
@@ -219,9 +237,13 @@ class OpenAICompatibleChat(ChatBackend):
                 if exc.code != 429 and exc.code < 500 or attempt == self.http_retries:
                     raise LLMBackendError(f"{url}: HTTP {exc.code}: {detail}") from None
                 asked = retry_after_seconds(exc.headers)
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
+            except (urllib.error.URLError, TimeoutError, ConnectionError, http.client.HTTPException) as exc:
+                # A connection refused or reset, a timeout, or one cut in the middle of the reply
+                # (http.client.IncompleteRead, RemoteDisconnected, BadStatusLine): retried as a 5xx.
                 if attempt == self.http_retries:
-                    raise LLMBackendError(f"{url}: {exc} ({self.config_key}.base_url)") from None
+                    raise LLMBackendError(f"{url}: {_network_error(exc)}, {attempt + 1} time(s) "
+                                          f"({self.config_key}.base_url, {self.config_key}.http_retries); "
+                                          f"the answers that arrived are kept") from None
             except json.JSONDecodeError as exc:
                 raise LLMBackendError(f"{url}: the response is not JSON ({exc})") from None
             delay = min(asked, MAX_RETRY_AFTER_S) if asked is not None else min(2.0 ** attempt, MAX_BACKOFF_S)

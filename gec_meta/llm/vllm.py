@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
-from gec_meta.config import check_fields, integer, open_interval, valid
+from gec_meta.fields import check_fields, integer, open_interval, valid
 from gec_meta.errors import ConfigError
 from gec_meta.llm.backends import Answer, ChatBackend, Decoding, Made, Messages
 

@@ -72,7 +72,7 @@ class Aggregation:
                 setattr(cls, kind, _member_wise(cls.__dict__[kind], kind))
 
     def __post_init__(self):
-        from gec_meta.config import check_fields
+        from gec_meta.fields import check_fields
 
         check_fields(self, "aggregation")
 

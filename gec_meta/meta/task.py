@@ -29,7 +29,7 @@ import numpy as np
 from gec_meta import cache
 from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import References
-from gec_meta.config import boolean, check_fields, integer, integer_list, one_of, valid
+from gec_meta.fields import boolean, check_fields, integer, integer_list, one_of, valid
 from gec_meta.errors import ConfigError, GecMetaError
 from gec_meta.meta.aggregation import Aggregation
 from gec_meta.meta.evaluation import SENTENCE_VARIANTS, sentence_agreement, system_correlations, top_k, window_analysis
@@ -338,23 +338,36 @@ class Result:
     scored: Scored | None = field(default=None, repr=False)
 
     def to_json(self, timing: bool = True) -> dict[str, Any]:
-        """The JSON-ready dict (key order of ``results.json``); ``timing=False`` leaves the
-        run-dependent timings out."""
+        """The JSON-ready dict (key order of ``results.json``, its format version first:
+        :mod:`gec_meta.formats`); ``timing=False`` leaves the run-dependent timings out."""
+        from gec_meta.formats import results_json
+
         out = {}
         for key in _JSON_KEYS:
             value = getattr(self, key)
             if key in _OPTIONAL and (value is None or (key == "timing" and not timing)):
                 continue
             out[key] = value
-        return out
+        return results_json(out)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Result":
-        """The inverse of :meth:`to_json` (without :attr:`scored`)."""
+        """The inverse of :meth:`to_json` (without :attr:`scored`).
+
+        Raises:
+            ValueError: an unknown field, or a format version other than this one's
+                (:data:`gec_meta.formats.RESULTS_VERSION`).
+        """
+        from gec_meta.formats import RESULTS_VERSION, VERSION_KEY
+
+        data = dict(data)
+        version = data.pop(VERSION_KEY, None)
+        if version != RESULTS_VERSION:
+            raise ValueError(f"a result of format {version or 1}, this gec-meta reads format {RESULTS_VERSION}")
         unknown = set(data) - set(_JSON_KEYS)
         if unknown:
             raise ValueError(f"unknown result field(s) {sorted(unknown)}")
-        return cls(**dict(data))
+        return cls(**data)
 
     def replace(self, **changes) -> "Result":
         return dataclasses.replace(self, **changes)

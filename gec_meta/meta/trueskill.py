@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gec_meta.config import check_fields, finite, integer, non_negative, open_interval, positive, valid
+from gec_meta.fields import check_fields, finite, integer, non_negative, open_interval, positive, valid
 from gec_meta.errors import ConfigError
 
 ORDERS = ("sentence", "shuffled")

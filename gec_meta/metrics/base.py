@@ -55,7 +55,7 @@ class Metric(abc.ABC):
         """Check every field against the range declared next to it
         (:func:`gec_meta.config.check_fields`: a ConfigError naming ``metric.<field>``).
         Subclasses with their own ``__post_init__`` call this first."""
-        from gec_meta.config import check_fields
+        from gec_meta.fields import check_fields
 
         check_fields(self, "metric")
 

@@ -42,7 +42,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from gec_meta.config import valid, Valid
+from gec_meta.fields import valid, Valid
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import Metric
 

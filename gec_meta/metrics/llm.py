@@ -63,7 +63,7 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 from gec_meta.cache import text_hash
-from gec_meta.config import integer, valid
+from gec_meta.fields import integer, valid
 from gec_meta.errors import ConfigError, GecMetaError, MissingDataError
 from gec_meta.llm.backends import Request
 from gec_meta.llm.parsing import SCORE_MIN, ParsedAnswer, answer_schema, parse_answer

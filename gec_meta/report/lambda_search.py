@@ -122,6 +122,8 @@ def collect(folder: str | Path) -> list[LambdaResult]:
     """Results of a Hydra sweep folder (``*/results.json`` + ``*/config.yaml``), by lambda."""
     import yaml
 
+    from gec_meta.formats import read_results
+
     folder = Path(folder)
     out = []
     for res_path in sorted(folder.glob("**/results.json")):
@@ -132,7 +134,7 @@ def collect(folder: str | Path) -> list[LambdaResult]:
         reg_m = (cfg.get("metric") or {}).get("reg_m")
         if reg_m is None:
             raise ValueError(f"{cfg_path}: metric.reg_m not set (not a UOT-ERRANT run?)")
-        res = json.loads(res_path.read_text(encoding="utf-8"))
+        res = read_results(res_path)  # by key, its format version checked
         timing = res_path.parent / "timing.json"
         # timing.json: seconds per stage, plus the job's cache counters and LLM usage (dicts)
         secs = (sum(v for v in json.loads(timing.read_text()).values() if isinstance(v, (int, float)))

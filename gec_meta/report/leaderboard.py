@@ -148,11 +148,13 @@ def render_csv(boards: Sequence[Board]) -> str:
     chance (a pairwise accuracy's chance level), global rank, average rank, average value (full
     precision).  Robustness sets add rows of level ``robustness`` (benchmark = the set, target =
     the attack): statistic ``rank`` (among all systems) and ``fooled`` (1 or 0), with no cluster,
-    ε or chance level."""
+    ε or chance level.  The last column, ``format_version``, names the file's format
+    (:data:`gec_meta.formats.LEADERBOARD_VERSION` on every row; CHANGELOG.md)."""
+    from gec_meta.formats import versioned_csv
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["aggregation", "metric", "label", "benchmark", "target", "level", "statistic", "value",
-                "cluster", "epsilon", "chance", "global_rank", "avg_rank", "avg_value"])
+    w.writerow(CSV_COLUMNS)
     for board in boards:
         g = board.global_ranking
         for m in board.metrics:
@@ -168,7 +170,7 @@ def render_csv(boards: Sequence[Board]) -> str:
                         w.writerow([board.aggregation, m, board.labels[m], name, attack, "robustness", statistic,
                                     value, "", "", "", board.position(m), repr(g.average_rank[m]),
                                     repr(g.average_value[m])])
-    return buf.getvalue()
+    return versioned_csv(buf.getvalue())
 
 
 CSV_COLUMNS = ("aggregation", "metric", "label", "benchmark", "target", "level", "statistic", "value", "cluster",
@@ -188,16 +190,21 @@ def read_csv(text: str, name: str = "leaderboard.csv") -> list[Board]:
     from gec_meta.meta.board import Cell
     from gec_meta.meta.global_rank import GlobalRanking
 
+    from gec_meta.formats import LEADERBOARD_VERSION, VERSION_KEY, check_version
+
     reader = csv.reader(io.StringIO(text))
     header = next(reader, None)
-    if header is None or tuple(header) != CSV_COLUMNS:
-        raise DataError(f"line 1: not a leaderboard CSV (expected the columns {','.join(CSV_COLUMNS)})", name)
+    if header is not None and tuple(header) == CSV_COLUMNS:  # format 1: no version column
+        check_version(None, LEADERBOARD_VERSION, name, "a leaderboard file")
+    if header is None or tuple(header) != (*CSV_COLUMNS, VERSION_KEY):
+        raise DataError(f"line 1: not a leaderboard CSV (expected the columns {','.join(CSV_COLUMNS)},"
+                        f"{VERSION_KEY})", name)
     boards: dict[str, dict] = {}
     for lineno, row in enumerate(reader, start=2):
+        if len(row) == len(CSV_COLUMNS) + 1:
+            check_version(row[-1], LEADERBOARD_VERSION, f"{name}:{lineno}", "a leaderboard file")
+            row = row[:-1]
         try:
-            if len(row) == len(CSV_COLUMNS) - 1 and row[5:6] == ["robustness"]:
-                # robustness rows as written before 2026-11-27: one empty cell short (no "chance")
-                row = [*row[:10], "", *row[10:]]
             r = dict(zip(CSV_COLUMNS, row, strict=True))
             b = boards.setdefault(r["aggregation"], {"metrics": {}, "tasks": {}, "cells": {}, "robust": {}})
             b["metrics"].setdefault(r["metric"], (r["label"], float(r["avg_rank"]), float(r["avg_value"])))

@@ -22,7 +22,7 @@ import numpy as np
 from gec_meta.data.datasets import load_dataset
 from gec_meta.data.refsets import load_refset
 from gec_meta.meta.aggregation import load_aggregation
-from gec_meta.config import check_fields, integer, open_interval, valid
+from gec_meta.fields import check_fields, integer, open_interval, valid
 from gec_meta.meta.task import MAX_RESAMPLES, Scored, Task
 from gec_meta.metrics.base import Metric
 from gec_meta.report.tables import Table, atomic_write_text, fmt_number

@@ -8,15 +8,13 @@ page of the folder instead (:mod:`gec_meta.report.html`).
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from gec_meta.errors import DataError, GecMetaError
+from gec_meta.errors import DataError
 from gec_meta.outputs import write_output
 
 KEY_COLUMNS = ("dataset", "setting", "refset", "metric", "aggregation")
@@ -354,22 +352,15 @@ def robustness_markdown(section: dict) -> str:
 
 
 def read_result(path: Path) -> dict:
-    """One ``results.json``.
+    """One ``results.json`` (:func:`gec_meta.formats.read_results`).
 
     Raises:
-        DataError: naming the file when it cannot be read or is not a result (truncated by a
-            killed job, edited by hand, a directory).
+        DataError: naming the file when it cannot be read, is not a result (truncated by a
+            killed job, edited by hand, a directory) or is of another format version.
     """
-    try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise DataError(f"cannot read this result file ({type(exc).__name__}: {exc}); rerun its job "
-                        f"or delete it", path) from None
-    if not isinstance(value, dict) or not all(
-        isinstance(value.get(k) or {}, dict) for k in ("system", "sentence")
-    ):
-        raise DataError("is not a result file (a JSON object with 'system' and 'sentence' tables)", path)
-    return value
+    from gec_meta.formats import read_results
+
+    return read_results(path)
 
 
 def collect(folder: str | Path) -> list[dict]:
@@ -379,45 +370,6 @@ def collect(folder: str | Path) -> list[dict]:
         raise DataError("is not a folder of runs", folder)
     results = [read_result(p) for p in sorted(folder.rglob("results.json"))]
     return sorted(results, key=lambda r: tuple(str(r.get(k)) for k in KEY_COLUMNS))
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="gec-meta report", description=__doc__)
-    ap.add_argument("folder", help="a run or multirun output folder")
-    ap.add_argument("--format", default="md", choices=list(FORMATS),
-                    help="format printed to stdout (CSV and Markdown files are always written)")
-    ap.add_argument("--html", metavar="FILE",
-                    help="write one self-contained interactive page of the folder instead (gec_meta.report.html)")
-    args = ap.parse_args(argv)
-    folder = Path(args.folder)
-    if args.html:
-        return _write_page(folder, Path(args.html))
-    try:
-        results = collect(folder)
-    except GecMetaError as exc:
-        print(f"gec-meta: error: {exc}", file=sys.stderr)
-        return 2
-    if not results:
-        print(f"no results.json under {folder}")
-        return 1
-    try:
-        return _write_summaries(folder, results, args.format)
-    except GecMetaError as exc:  # a full disk or ulimit -f: one line naming the file
-        print(f"gec-meta: error: {exc}", file=sys.stderr)
-        return 2
-
-
-def _write_page(folder: Path, path: Path) -> int:
-    """``--html FILE``: the page of ``folder``; what is missing or unreadable is listed on it."""
-    from gec_meta.report.html import report_page
-
-    try:
-        atomic_write_text(path, report_page(folder))
-    except GecMetaError as exc:
-        print(f"gec-meta: error: {exc}", file=sys.stderr)
-        return 2
-    print(f"page of {folder} written to {path}")
-    return 0
 
 
 def summary_tables(results: list[dict], fmt: str) -> dict[str, str]:
@@ -434,21 +386,3 @@ def summary_tables(results: list[dict], fmt: str) -> dict[str, str]:
         out["robustness"] = render(rrows, [*KEY_COLUMNS, "attack", "score", "rank", "systems", "outranks",
                                            "real_systems", "fooled"], fmt)
     return out
-
-
-def _write_summaries(folder: Path, results: list[dict], fmt: str) -> int:
-    for ext in ("csv", "md"):
-        for name, text in summary_tables(results, ext).items():
-            atomic_write_text(folder / f"summary_{name}.{ext}", text)
-    shown = summary_tables(results, fmt)
-    print(shown["system"])
-    if sentence_rows(results):
-        print(shown["sentence"])
-    if "robustness" in shown:
-        print(shown["robustness"])
-    print(f"{len(results)} runs; tables written to {folder}/summary_*.{{csv,md}}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

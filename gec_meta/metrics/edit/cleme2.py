@@ -62,7 +62,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from gec_meta.config import non_negative, valid
+from gec_meta.fields import non_negative, valid
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.edit.cleme import CLEME, ChunkText
 from gec_meta.metrics.edit.core import PRFMetric, lexicographic_best, reference_kind_for

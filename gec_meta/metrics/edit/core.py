@@ -41,7 +41,7 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.edits.edit import Edit, EditKey  # noqa: F401  (the package's one edit type)
-from gec_meta.config import positive, valid
+from gec_meta.fields import positive, valid
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import Metric, f_beta
 

@@ -27,7 +27,7 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
-from gec_meta.config import integer, positive, valid
+from gec_meta.fields import integer, positive, valid
 from gec_meta.edits.edit import Edit
 from gec_meta.metrics.edit.core import EditMatch, EditMetric
 from gec_meta.edits.m2scorer import choose_annotator, make_lattice, score_annotator

@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gec_meta.config import check_fields, integer, valid
+from gec_meta.fields import check_fields, integer, valid
 from gec_meta.errors import ConfigError
 
 MASSES = ("norm", "uniform")

@@ -74,8 +74,10 @@ class BARTScoreScorer:
             import torch
             from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
-            if self.threads:
-                torch.set_num_threads(int(self.threads))
+            from gec_meta.parallel import cap_threads
+
+            if cap_threads(self.threads):  # at most the cores this process may use
+                torch.set_num_threads(cap_threads(self.threads))
             self._tokenizer = load_pretrained(AutoTokenizer, self.source, self.revision, what="tokenizer",
                                               config_key="scorer.model")
             model = load_pretrained(AutoModelForSeq2SeqLM, self.source, self.revision, what="model",

@@ -21,7 +21,7 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
-from gec_meta.config import integer, valid
+from gec_meta.fields import integer, valid
 from gec_meta.devices import resolve_device
 from gec_meta.metrics.neural.pair import MAX_BATCH_SIZE
 from gec_meta.errors import ConfigError

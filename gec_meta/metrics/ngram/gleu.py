@@ -85,7 +85,7 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
-from gec_meta.config import integer, valid
+from gec_meta.fields import integer, valid
 from gec_meta.metrics.base import Metric
 from gec_meta.metrics.ngram.green import MAX_NGRAM_ORDER, TOKENS, NgramCache, dedupe_triples, validate_inputs
 

@@ -38,7 +38,7 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
-from gec_meta.config import integer, positive, valid
+from gec_meta.fields import integer, positive, valid
 from gec_meta.metrics.base import Metric
 
 NgramCounts = tuple[Counter, ...]

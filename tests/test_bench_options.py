@@ -1,0 +1,53 @@
+"""The benchmark scripts check their options as gec-meta-run checks its keys (issue 34 item 3):
+a count out of range, an unknown device or job is one line and exit status 2 before anything
+runs; a negative ``--limit`` ran the whole GPU benchmark, an unknown ``--device`` ended in a
+traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("script, args, message", [
+    ("bench_gpu.py", ["--limit", "-5"], "argument --limit: must be an integer >= 1, got '-5'"),
+    ("bench_gpu.py", ["--limit", "0"], "argument --limit: must be an integer >= 1, got '0'"),
+    ("bench_gpu.py", ["--device", "gpu"], "argument --device: expected one of auto, cpu, cuda, cuda:N, mps"),
+    ("bench_gpu.py", ["--check-sentences", "-1"], "argument --check-sentences: must be an integer >= 0, got '-1'"),
+    ("bench_gpu.py", ["--jobs", "ptm2,nosuch"], "argument --jobs: unknown 'nosuch'; choose from ptm2, bertscore"),
+    ("bench_gpu.py", ["--batch-size", "0"], "argument --batch-size: must be an integer >= 1 and <= 4096, got '0'"),
+    ("bench_gpu.py", ["--budget-s", "-3"], "argument --budget-s: must be a number of seconds > 0, got '-3'"),
+    ("bench_llm_local.py", ["--batch-sizes", "1,,8"], "argument --batch-sizes: must be a comma-separated list of "
+                                                      "integers >= 1, got '1,,8'"),
+    ("bench_llm_local.py", ["--device", "cuda:x"], "argument --device: expected one of auto, cpu, cuda, cuda:N, mps"),
+    ("bench_sweep.py", ["--jobs", "-2"], "argument --jobs: must be an integer >= 1, got '-2'"),
+    ("bench_threads.py", ["--reps", "0"], "argument --reps: must be an integer >= 1, got '0'"),
+    ("bench_uot.py", ["--lambdas", "abc"], "argument --lambdas: must be an integer >= 1, got 'abc'"),
+    ("run_all.py", ["nosuch"], "unknown benchmark 'nosuch'; choose from errant:seeda_base, gleu:seeda_base, "
+                              "green:seeda_base, errant:gjg15, gleu:gjg15, m2:gjg15, pt_errant:seeda_base"),
+    ("plain_forward.py", ["--model", "m", "--texts", "t", "--layer", "-1"],
+     "argument --layer: must be an integer >= 0, got '-1'"),
+])
+def test_bad_options_are_one_line(script, args, message):
+    proc = subprocess.run([sys.executable, str(REPO / "bench" / script), *args], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr == f"{script}: error: {message}\n"
+    assert proc.stdout == ""
+
+
+def test_a_device_this_machine_lacks_is_one_line():
+    pytest.importorskip("torch")
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a CUDA GPU")
+    proc = subprocess.run([sys.executable, str(REPO / "bench" / "bench_gpu.py"), "--device", "cuda:3"], cwd=REPO,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("bench_gpu.py: error: argument --device: torch sees no CUDA GPU here")
