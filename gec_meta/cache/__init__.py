@@ -10,6 +10,10 @@ different input or a different tool.  One job per module:
 * :mod:`~gec_meta.cache.entries` — the sealed entry format every store writes (key hash,
   length, CRC-32 checksum in a JSON header), its verification, :data:`COUNTERS` of hits and
   misses (``run.py`` writes them to ``timing.json``), :class:`CacheWarning`, atomic writes.
+* :mod:`~gec_meta.cache.reads` — bounded reads: a file is read only if it is a regular file
+  inside the cache of the size its index records (or a bound per kind); anything else (a FIFO,
+  a link to ``/dev/zero`` or out of the cache, a directory, a huge file) is ignored with a
+  warning naming it, and recomputed.
 * :mod:`~gec_meta.cache.kv` — :class:`KeyValueStore`: many small values (spaCy parses reduced
   to ERRANT edits, edit vectors, LM log-likelihoods, LLM answers) in immutable shards.
 * :mod:`~gec_meta.cache.array_store` — :class:`ArrayStore`: many arrays of one dtype (encoder

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import threading
 import time
 from pathlib import Path
@@ -25,6 +26,7 @@ from gec_meta.cache.entries import (
     _write_namespace, checksum,
 )
 from gec_meta.cache.keys import cache_root, text_hash
+from gec_meta.cache.reads import open_entry, read_entry
 from gec_meta.stopwatch import TIMES
 
 
@@ -57,6 +59,7 @@ class ArrayStore:
             root = cache_root()
         self.namespace = namespace
         self.dtype = np.dtype(dtype)
+        self.root = root
         self.folder = None if root is None else root / "arrays-kv" / text_hash(namespace)[:24]
         self._index: dict[str, tuple[int, int, tuple[int, ...], int]] = {}  # key -> (shard, offset, shape, block)
         self._shards: list[Path] = []
@@ -77,19 +80,20 @@ class ArrayStore:
         self.misses = 0
         for idx_file in _shards(self.folder, "*" + INDEX_SUFFIX):
             npy = idx_file.with_suffix(".npy")
+            blob = read_entry(idx_file, root, "index")
+            if blob is None:
+                continue
             try:
-                _, payload = _unseal(namespace, idx_file.read_bytes())
+                _, payload = _unseal(namespace, blob)
                 index = json.loads(bytes(payload))  # data only: never unpickled
                 if index.get("format") != self.INDEX_FORMAT or index.get("dtype") != self.dtype.str:
                     continue
                 parsed = self._parse_index(index)
-            except OSError:
-                continue
             except Exception as exc:  # altered, truncated or foreign index: recompute its arrays
                 _drop(idx_file, str(exc) or type(exc).__name__, npy)
                 continue
-            if not npy.is_file():
-                continue  # deleted by hand: a miss
+            if not os.path.lexists(npy):
+                continue  # deleted by hand: a miss (anything else there is checked when it is read)
             self._register(npy, parsed)
 
     @staticmethod
@@ -125,17 +129,31 @@ class ArrayStore:
     def __contains__(self, key: str) -> bool:
         return key in self._pending or key in self._writing or key in self._index
 
+    def _header(self, size: int) -> bytes:
+        """The ``.npy`` header of a shard of ``size`` values (format 1.0: what :meth:`flush`
+        writes, and what :meth:`_map` expects byte for byte)."""
+        header = io.BytesIO()
+        np.lib.format.write_array_header_1_0(
+            header, {"descr": np.lib.format.dtype_to_descr(self.dtype), "fortran_order": False, "shape": (size,)})
+        return header.getvalue()
+
     def _map(self, shard: int) -> np.ndarray | None:
-        """The flat buffer of a shard, memory-mapped (None, shard dropped, if it is unreadable,
-        truncated or of another size than its index says)."""
+        """The flat buffer of a shard, memory-mapped (None if it is absent or not a regular file
+        of exactly the size its index records: ignored, :func:`~gec_meta.cache.reads.open_entry`;
+        None, shard dropped, if its header is not the one its index implies)."""
         buf = self._maps.get(shard)
         if buf is None:
             path = self._shards[shard]
+            header = self._header(self._expected[shard])
+            fh = open_entry(path, self.root, "shard", len(header) + self._expected[shard] * self.dtype.itemsize)
+            if fh is None:  # its arrays are recomputed (into a new shard)
+                self._forget_shard(shard)
+                return None
             try:
-                buf = np.load(path, mmap_mode="r", allow_pickle=False)
-                if buf.dtype != self.dtype or buf.ndim != 1 or buf.size != self._expected[shard]:
-                    raise CorruptEntry(f"{buf.size} {buf.dtype} values, expected {self._expected[shard]} "
-                                       f"{self.dtype}")
+                with fh:
+                    if fh.read(len(header)) != header:
+                        raise CorruptEntry(f"not a .npy buffer of {self._expected[shard]} {self.dtype} values")
+                    buf = np.memmap(fh, dtype=self.dtype, mode="r", offset=len(header), shape=(self._expected[shard],))
             except Exception as exc:
                 _drop(path, str(exc) or type(exc).__name__, path.with_suffix(INDEX_SUFFIX))
                 self._forget_shard(shard)
@@ -263,10 +281,7 @@ class ArrayStore:
         name = hashlib.sha256(raw).hexdigest()[:32]  # the index names every block's checksum
         _write_namespace(self.folder, self.namespace)
         npy = self.folder / f"{name}.npy"
-        header = io.BytesIO()
-        np.lib.format.write_array_header_1_0(
-            header, {"descr": np.lib.format.dtype_to_descr(self.dtype), "fortran_order": False, "shape": (at,)})
-        ok = _try_write(npy, [header.getvalue(), *blocks]) and \
+        ok = _try_write(npy, [self._header(at), *blocks]) and \
             _try_write(npy.with_suffix(INDEX_SUFFIX), _seal(self.namespace, raw))
         with self._lock:
             if not ok:

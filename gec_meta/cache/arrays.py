@@ -10,6 +10,7 @@ import numpy as np
 
 from gec_meta.cache.entries import COUNTERS, CorruptEntry, _drop, _seal, _try_write, _unseal
 from gec_meta.cache.keys import cache_root, text_hash
+from gec_meta.cache.reads import read_entry
 
 
 def _array_path(key: str, root: Path) -> Path:
@@ -25,9 +26,8 @@ def load_array(key: str, root: Path | None = None, kind: str = "stats") -> np.nd
     if root is None:
         return None
     path = _array_path(key, root)
-    try:
-        blob = path.read_bytes()
-    except OSError:
+    blob = read_entry(path, root, "array")
+    if blob is None:
         COUNTERS[f"{kind}_miss"] += 1
         return None
     try:

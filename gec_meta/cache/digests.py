@@ -9,6 +9,7 @@ from pathlib import Path
 
 from gec_meta.cache.entries import COUNTERS, DIGEST_SUFFIX, CorruptEntry, _drop, _seal, _try_write, _unseal
 from gec_meta.cache.keys import cache_root, text_hash
+from gec_meta.cache.reads import read_entry
 
 _FILE_DIGESTS: dict[tuple, str] = {}
 
@@ -36,14 +37,13 @@ def file_sha256(path: str | Path) -> str:
     root = cache_root()
     memo = None if root is None else root / "digests" / f"{text_hash(key)[:40]}{DIGEST_SUFFIX}"
     digest = None
-    if memo is not None:
+    blob = None if memo is None else read_entry(memo, root, "digest")
+    if blob is not None:  # None: not memoised yet (or an unsafe file, ignored)
         try:
-            digest = bytes(_unseal(key, memo.read_bytes())[1]).decode("ascii")
+            digest = bytes(_unseal(key, blob)[1]).decode("ascii")
             if len(digest) != 64 or digest.strip("0123456789abcdef"):
                 raise CorruptEntry("not a sha256")
             COUNTERS["digest_hit"] += 1
-        except OSError:  # not memoised yet
-            digest = None
         except Exception as exc:
             _drop(memo, str(exc) or type(exc).__name__)
             digest = None

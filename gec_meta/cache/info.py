@@ -10,6 +10,7 @@ from typing import Any
 
 from gec_meta.cache.entries import INDEX_SUFFIX, KV_SUFFIX, OLD_FORMATS
 from gec_meta.cache.keys import cache_root
+from gec_meta.cache.reads import read_entry
 
 
 def cache_info(root: Path | None = None) -> dict[str, Any]:
@@ -21,13 +22,14 @@ def cache_info(root: Path | None = None) -> dict[str, Any]:
     info["old_format"] = sum(1 for pattern in OLD_FORMATS for _ in root.glob(pattern))
     for kind, pattern in (("kv", "*" + KV_SUFFIX), ("arrays-kv", "*" + INDEX_SUFFIX)):
         for folder in sorted((root / kind).glob("*")):
-            size = sum(f.stat().st_size for f in folder.glob("*"))
-            name = (folder / "namespace.txt").read_text() if (folder / "namespace.txt").exists() else folder.name
+            size = sum(f.lstat().st_size for f in folder.glob("*"))
+            text = read_entry(folder / "namespace.txt", root, "name")
+            name = folder.name if text is None else text.decode("utf-8", "replace")
             info["namespaces"].append({"namespace": name, "shards": len(list(folder.glob(pattern))), "bytes": size})
             info["bytes"] += size
     arrays = list((root / "arrays").glob("*.arr"))
     info["arrays"] = len(arrays)
-    info["bytes"] += sum(f.stat().st_size for f in (root / "arrays").glob("*"))
+    info["bytes"] += sum(f.lstat().st_size for f in (root / "arrays").glob("*"))
     return info
 
 

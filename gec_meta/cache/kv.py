@@ -22,6 +22,7 @@ from gec_meta.cache.entries import (
     _write_namespace,
 )
 from gec_meta.cache.keys import cache_root, text_hash
+from gec_meta.cache.reads import read_entry
 
 
 def _pack_values(values: dict[str, Any]) -> bytes:
@@ -65,14 +66,16 @@ def _unpack_values(payload: memoryview) -> dict[str, Any]:
     return values
 
 
-def _read_kv_shard(namespace: str, shard: Path) -> dict:
-    """The values of one :class:`KeyValueStore` shard; {} if it is unreadable, and {} (shard
-    dropped and reported) if it is altered, truncated or of another namespace."""
-    try:
-        _, payload = _unseal(namespace, shard.read_bytes())
-        entries = _unpack_values(payload)
-    except OSError:
+def _read_kv_shard(namespace: str, shard: Path, root: Path) -> dict:
+    """The values of one :class:`KeyValueStore` shard; {} if it is unreadable or not a bounded
+    regular file (:func:`~gec_meta.cache.reads.read_entry`), and {} (shard dropped and
+    reported) if it is altered, truncated or of another namespace."""
+    blob = read_entry(shard, root, "kv")
+    if blob is None:
         return {}
+    try:
+        _, payload = _unseal(namespace, blob)
+        entries = _unpack_values(payload)
     except Exception as exc:
         _drop(shard, str(exc) or type(exc).__name__)
         return {}
@@ -101,7 +104,7 @@ class KeyValueStore:
         self.hits = 0
         self.misses = 0
         for shard in _shards(self.folder, "*" + KV_SUFFIX):
-            self._data.update(_read_kv_shard(namespace, shard))
+            self._data.update(_read_kv_shard(namespace, shard, root))
 
     def __len__(self) -> int:
         return len(self._data)

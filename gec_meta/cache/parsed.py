@@ -13,6 +13,7 @@ from typing import Any, Callable, NamedTuple
 
 from gec_meta.cache.entries import COUNTERS, PARSED_SUFFIX, _drop, _plain, _seal, _try_write, _unseal
 from gec_meta.cache.keys import cache_root
+from gec_meta.cache.reads import read_entry
 
 
 class Codec(NamedTuple):
@@ -63,9 +64,8 @@ def cached_parse(tag: str, data: bytes, parse: Callable[[], Any], codec: Codec =
         return parse()
     key = hashlib.sha256(f"{tag}\0{codec.name}\0".encode("utf-8") + data).hexdigest()
     path = root / "parsed" / f"{key[:40]}{PARSED_SUFFIX}"
-    try:
-        blob = path.read_bytes()
-    except OSError:  # not there yet (or an unreadable folder): parse
+    blob = read_entry(path, root, "parsed")
+    if blob is None:  # not there yet (an unreadable folder, an unsafe file): parse
         COUNTERS["parsed_miss"] += 1
     else:
         try:
