@@ -20,6 +20,8 @@ different input or a different tool.  One job per module:
   token states), one block per encoder batch, in memory-mapped shards.
 * :mod:`~gec_meta.cache.arrays` — :func:`load_array` / :func:`save_array`: one numpy array per
   key (a metric's statistics of one system, p-values).
+* :mod:`~gec_meta.cache.claims` — claims: jobs sharing a cache compute each missing entry
+  once (a lock file per key being computed; the others wait for it and read it).
 * :mod:`~gec_meta.cache.parsed` — :func:`cached_parse`: parsed data files as JSON data.
 * :mod:`~gec_meta.cache.digests` — :func:`file_sha256`: the sha256 of a model file, memoised by
   its stat (``digests/``): what identifies a local model in cache keys and signatures.
@@ -49,7 +51,7 @@ the few internals the tests inject faults through.
 """
 
 from gec_meta.cache.array_store import ArrayStore
-from gec_meta.cache.arrays import _array_path, drop_array, load_array, save_array
+from gec_meta.cache.arrays import _array_path, drop_array, entry_exists, load_array, save_array
 from gec_meta.cache.digests import _FILE_DIGESTS, file_sha256
 from gec_meta.cache.entries import (
     COUNTERS, DIGEST_SUFFIX, INDEX_SUFFIX, KV_SUFFIX, OLD_FORMATS, PARSED_SUFFIX, _REPORTED, CacheWarning,
@@ -63,6 +65,6 @@ from gec_meta.cache.parsed import JSON_VALUES, Codec, cached_parse
 __all__ = [
     "ArrayStore", "CacheWarning", "Codec", "COUNTERS", "CorruptEntry", "DIGEST_SUFFIX", "INDEX_SUFFIX",
     "JSON_VALUES", "KV_SUFFIX", "KeyValueStore", "OLD_FORMATS", "PARSED_SUFFIX", "cache_info", "cache_root",
-    "cached_parse", "checksum", "code_version", "drop_array", "file_sha256", "load_array", "save_array",
+    "cached_parse", "checksum", "code_version", "drop_array", "entry_exists", "file_sha256", "load_array", "save_array",
     "source_tag", "text_hash",
 ]

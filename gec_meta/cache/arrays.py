@@ -4,6 +4,7 @@ p-values), each entry a sealed file holding its dtype and shape (:func:`load_arr
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,12 @@ from gec_meta.cache.reads import read_entry
 
 def _array_path(key: str, root: Path) -> Path:
     return root / "arrays" / f"{text_hash(key)[:40]}.arr"
+
+
+def entry_exists(key: str, root: Path | None = None) -> bool:
+    """Whether something is stored under ``key`` (not read, not verified, not counted)."""
+    root = cache_root() if root is None else root
+    return root is not None and os.path.lexists(_array_path(key, root))
 
 
 def load_array(key: str, root: Path | None = None, kind: str = "stats") -> np.ndarray | None:

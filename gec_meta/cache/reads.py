@@ -38,6 +38,7 @@ LIMITS: dict[str, int] = {
     "digest": 1 * _MiB,       # a model file's sha256 (.sha256)
     "journal": 1024 * _MiB,   # an LLM answer journal (.jsonl)
     "name": 1 * _MiB,         # a namespace's name (namespace.txt)
+    "claim": 64 * 1024,       # a claim on a key being computed (.claim: a small JSON)
 }
 
 
