@@ -11,6 +11,7 @@ off nothing is claimed.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -21,11 +22,14 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest
 
 from gec_meta.cache import claims
+from gec_meta.meta.task import compute_statistics
+from gec_meta.metrics.base import Metric
 
 SOURCES = ["a b c", "d e"]
 HYPOTHESES = [["a b c", "d e"], ["a  b", "d e f g"], ["x", ""], ["a b", "d"], ["abc", "de"], ["b c", "e"]]
@@ -187,12 +191,21 @@ def test_a_dead_pid_of_this_host_is_taken_over_at_once(tmp_path):
     assert time.monotonic() - t < 1.0
 
 
-def test_no_claims_with_the_cache_off(tmp_path, monkeypatch):
-    from gec_meta.meta.task import compute_statistics
-    from tests.test_cache_bounded import _Chars
+@dataclasses.dataclass(frozen=True)
+class _Chars(Metric):
+    """The characters of each hypothesis, at once (the job script's metric without the sleep)."""
 
+    name: ClassVar[str] = "chars-claims"
+    needs_references: ClassVar[bool] = False
+
+    def statistics(self, sources, hypotheses, references):
+        return np.array([[[[float(len(h))]] for h in hyp] for hyp in hypotheses])
+
+
+def test_no_claims_with_the_cache_off(tmp_path, monkeypatch):
     monkeypatch.setenv("GEC_META_CACHE", "off")
+    monkeypatch.setenv("HOME", str(tmp_path))  # not the default cache folder either
     monkeypatch.chdir(tmp_path)
     stats = compute_statistics(_Chars(), SOURCES, HYPOTHESES, None)
     np.testing.assert_array_equal(stats[:, :, 0, 0], EXPECTED)
-    assert not list(tmp_path.rglob("*.claim"))
+    assert not list(tmp_path.rglob("*.claim")) and not list(tmp_path.rglob("claims"))
