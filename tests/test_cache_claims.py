@@ -209,3 +209,29 @@ def test_no_claims_with_the_cache_off(tmp_path, monkeypatch):
     stats = compute_statistics(_Chars(), SOURCES, HYPOTHESES, None)
     np.testing.assert_array_equal(stats[:, :, 0, 0], EXPECTED)
     assert not list(tmp_path.rglob("*.claim")) and not list(tmp_path.rglob("claims"))
+
+
+def test_compute_once_reads_what_the_live_owner_stores_instead_of_computing(tmp_path, monkeypatch):
+    import threading
+
+    from gec_meta import cache
+
+    monkeypatch.setenv("GEC_META_CACHE", str(tmp_path))
+    me = {"pid": os.getpid(), "host": socket.gethostname(), "pid_start": claims._process_start(os.getpid())}
+    path = _hold(tmp_path, "p-values", me)  # a live owner (another thread here) computing them
+    owners = np.array([[0.0, 0.25], [0.75, 0.0]])
+
+    def owner():
+        time.sleep(0.5)
+        cache.save_array("p-values", owners)  # stores, then releases its claim
+        path.unlink()
+
+    threading.Thread(target=owner).start()
+    computed = []
+    got = claims.compute_once("p-values", lambda: computed.append(1) or np.zeros((2, 2)), kind="pvalues",
+                              about={"what": "test p-values"}, usable=lambda a: a.shape == (2, 2))
+    np.testing.assert_array_equal(got, owners)
+    assert computed == []  # waited and read, never computed here
+    # stored: a later call reads it at once
+    assert claims.compute_once("p-values", lambda: pytest.fail("recomputed"), kind="pvalues",
+                               about={"what": "test p-values"}).tolist() == owners.tolist()

@@ -120,8 +120,12 @@ class Claims:
                 continue
             except OSError:  # an unwritable cache: no claims (the cache reports it when storing)
                 return True
-            with os.fdopen(fd, "w") as fh:
-                json.dump({**self._me, "started": time.time()}, fh)
+            try:
+                with os.fdopen(fd, "w") as fh:
+                    json.dump({**self._me, "started": time.time()}, fh)
+            except OSError:  # a full disk: no claim (computed without one)
+                path.unlink(missing_ok=True)
+                return True
             with self._lock:
                 self._held[key] = path
             self._beat()
