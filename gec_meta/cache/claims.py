@@ -107,8 +107,8 @@ class Claims:
 
     def take(self, key: str) -> bool:
         """Claim ``key``: True if this job now holds it (free, or taken over from a dead owner),
-        False if a live job holds it.  False as well (nobody waits) when claims cannot be
-        written: the caller then computes without one."""
+        False if a live job holds it.  True as well when claims cannot be written (a read-only
+        cache, a full disk): the caller then computes without one, as without claims."""
         path = self.path(key)
         for _ in range(3):
             try:
@@ -164,9 +164,9 @@ class Claims:
                 os.link(aside, path)
             except OSError:
                 pass
-            os.unlink(aside)
+            aside.unlink(missing_ok=True)
             return False
-        os.unlink(aside)
+        aside.unlink(missing_ok=True)
         COUNTERS["claims_recovered"] += 1
         log.warning("gec-meta cache: took over the claim %s of a dead job (%s)", path,
                     f"pid {owner['pid']} on {_HOST}" if isinstance(owner, dict) and owner.get("host") == _HOST
