@@ -235,3 +235,36 @@ def test_compute_once_reads_what_the_live_owner_stores_instead_of_computing(tmp_
     # stored: a later call reads it at once
     assert claims.compute_once("p-values", lambda: pytest.fail("recomputed"), kind="pvalues",
                                about={"what": "test p-values"}).tolist() == owners.tolist()
+
+
+EXTRACT_JOB = textwrap.dedent('''
+    import json, os, sys, time
+    from gec_meta.edits import extract
+
+    LOG = sys.argv[1]
+
+    def slow_parse(self, todo, threads=None):  # stands in for spaCy + ERRANT: logs, sleeps, stores
+        with open(LOG, "a") as fh:
+            fh.write(json.dumps({"pid": os.getpid(), "pairs": len(todo)}) + "\\n")
+        time.sleep(2.0)
+        for key, (s, t) in todo.items():
+            self.store.put(key, [[0, 1, 0, 1, s.split()[0], t.split()[0], "R:OTHER"]])
+
+    extract.ErrantExtractor._compute = slow_parse
+    pairs = [("a b", "x b"), ("c d", "y d"), ("e f", "z f")]
+    edits = extract.errant_extractor().extract(pairs)
+    print("RESULT " + json.dumps([[list(e) for e in es] for es in edits]), flush=True)
+''')
+
+
+def test_two_jobs_parsing_the_same_pairs_parse_them_once(tmp_path):
+    script = tmp_path / "extract_job.py"
+    script.write_text(EXTRACT_JOB)
+    env = {**os.environ, "GEC_META_CACHE": str(tmp_path / "cache")}
+    procs = [subprocess.Popen([sys.executable, str(script), str(tmp_path / "log.jsonl")], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env) for _ in range(2)]
+    results = [_result(p)[0] for p in procs]
+    expected = [[[0, 1, 0, 1, w, x, "R:OTHER"]] for w, x in (("a", "x"), ("c", "y"), ("e", "z"))]
+    assert results[0] == results[1] == expected
+    parses = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert [p["pairs"] for p in parses] == [3]  # one job parsed, the other waited and read its edits

@@ -98,13 +98,21 @@ class KeyValueStore:
         if root is None and use_default_root:
             root = cache_root()
         self.namespace = namespace
+        self.root = root
         self.folder = None if root is None else root / "kv" / text_hash(namespace)[:24]
         self._data: dict[str, Any] = {}
         self._pending: dict[str, Any] = {}
+        self._read: set[str] = set()  # the shards read so far
         self.hits = 0
         self.misses = 0
+        self.reload()
+
+    def reload(self) -> None:
+        """Read the shards not read yet (those other jobs wrote since this store was opened)."""
         for shard in _shards(self.folder, "*" + KV_SUFFIX):
-            self._data.update(_read_kv_shard(namespace, shard, root))
+            if shard.name not in self._read:
+                self._read.add(shard.name)
+                self._data.update(_read_kv_shard(self.namespace, shard, self.root))
 
     def __len__(self) -> int:
         return len(self._data)
@@ -142,5 +150,7 @@ class KeyValueStore:
         name = f"{hashlib.sha256(payload).hexdigest()[:32]}{KV_SUFFIX}"
         if not _try_write(self.folder / name, _seal(self.namespace, payload)):
             self.folder = None  # the values stay in memory; no further attempts
+        else:
+            self._read.add(name)  # ours: never read back
         self._pending.clear()
 
