@@ -2,7 +2,7 @@
 and a shard is written by a background thread while the caller goes on.
 
 Expected values are the arrays put in; the checksum counts are the number of blocks (one CRC-32
-per block) plus one for the sealed index, by the layout described in ``gec_meta/cache.py``."""
+per block) plus one for the sealed index, by the layout described in ``gec_meta/cache/array_store.py``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from gec_meta import cache
-from gec_meta.cache import ArrayStore, CacheWarning
+from gec_meta.cache import ArrayStore, CacheWarning, array_store, entries
 
 
 def _batch(rng, lengths, dim=4):
@@ -44,7 +44,9 @@ def test_one_checksum_per_block_not_per_array(tmp_path, monkeypatch):
         store.put_block([f"{b}-{i}" for i in range(64)], flat, shapes)
     calls = []
     real = cache.checksum
-    monkeypatch.setattr(cache, "checksum", lambda data: calls.append(len(memoryview(data).cast("B"))) or real(data))
+    counted = lambda data: calls.append(len(memoryview(data).cast("B"))) or real(data)  # noqa: E731
+    monkeypatch.setattr(array_store, "checksum", counted)  # the blocks'
+    monkeypatch.setattr(entries, "checksum", counted)      # the index's seal
     store.flush()
     assert len(calls) == 2 + 1  # two blocks + the index's seal
     assert len(list(store.folder.glob("*.npy"))) == 1  # one shard file for both batches
@@ -61,13 +63,13 @@ def test_background_flush_keeps_arrays_readable_and_writes_them(tmp_path, monkey
     arrays, flat, shapes = _batch(rng, [2, 3])
     store = ArrayStore("ns", root=tmp_path)
     gate = threading.Event()
-    real = cache._atomic_write
+    real = entries._atomic_write
 
     def slow_write(path, data):  # the writer thread waits until the test has read meanwhile
         gate.wait(10)
         real(path, data)
 
-    monkeypatch.setattr(cache, "_atomic_write", slow_write)
+    monkeypatch.setattr(entries, "_atomic_write", slow_write)
     store.put_block(["a", "b"], flat, shapes)
     store.flush(wait=False)
     assert not list(store.folder.glob("*.npy")) if store.folder.exists() else True

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gec_meta.data import fetch
+from gec_meta.data import fetch, verify
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 FILES = {
@@ -71,10 +71,10 @@ def test_copy_and_verify(tiny):
     assert (report.copied, report.present, report.total) == (3, 0, 3)
     for rel, data in FILES.items():
         assert (tiny["dest"] / rel).read_bytes() == data
-    assert fetch.verify_data_dir(tiny["dest"], tiny["manifest"]) == []
-    marker = (tiny["dest"] / fetch.MARKER_NAME).read_text().strip()
+    assert verify.verify_data_dir(tiny["dest"], tiny["manifest"]) == []
+    marker = (tiny["dest"] / verify.MARKER_NAME).read_text().strip()
     assert marker == _sha(tiny["manifest"].read_bytes())
-    assert fetch.is_marked_complete(tiny["dest"], tiny["manifest"])
+    assert verify.is_marked_complete(tiny["dest"], tiny["manifest"])
     assert not list(tiny["dest"].rglob("*.tmp"))
 
 
@@ -93,13 +93,13 @@ def test_corrupted_file_is_named_and_repaired(tiny, capsys):
     _fetch(tiny)
     bad = tiny["dest"] / "beta/three.tsv"
     bad.write_bytes(b"system\tscore\nAMU\t0.9\n")  # same size, different content
-    problems = fetch.verify_data_dir(tiny["dest"], tiny["manifest"])
+    problems = verify.verify_data_dir(tiny["dest"], tiny["manifest"])
     assert len(problems) == 1
     assert problems[0].startswith(f"{bad}: sha256 mismatch (expected ")
     assert "re-run make data" in problems[0]
     assert _cli(tiny, "--verify-only") == 1
     assert str(bad) in capsys.readouterr().err
-    assert not fetch.is_marked_complete(tiny["dest"], tiny["manifest"])
+    assert not verify.is_marked_complete(tiny["dest"], tiny["manifest"])
     report = _fetch(tiny)
     assert (report.ok, report.copied, report.present) == (True, 1, 2)
     assert bad.read_bytes() == FILES["beta/three.tsv"]
@@ -109,7 +109,7 @@ def test_missing_file_is_named(tiny):
     _fetch(tiny)
     gone = tiny["dest"] / "alpha/deep/two"
     gone.unlink()
-    assert fetch.verify_data_dir(tiny["dest"], tiny["manifest"]) == [
+    assert verify.verify_data_dir(tiny["dest"], tiny["manifest"]) == [
         f"{gone}: missing; re-run make data"]
 
 
@@ -132,7 +132,7 @@ def test_corrupt_mirror_file_is_not_installed(tiny):
     assert problem.startswith(f"{tiny['dest'] / 'alpha/one.txt'}: mirror copy ")
     assert str(tiny["mirror"] / "alpha/one.txt") in problem
     assert not (tiny["dest"] / "alpha/one.txt").exists()
-    assert not (tiny["dest"] / fetch.MARKER_NAME).exists()
+    assert not (tiny["dest"] / verify.MARKER_NAME).exists()
     assert not list(tiny["dest"].rglob("*.tmp"))
 
 
@@ -164,7 +164,7 @@ def test_download_decompresses_and_writes_derived(tiny, tmp_path):
     assert (report.downloaded, report.derived, report.copied) == (3, 1, 0)
     assert (tiny["dest"] / "beta/three.tsv").read_bytes() == FILES["beta/three.tsv"]
     assert (tiny["dest"] / DERIVED_PATH).read_bytes() == fetch.DERIVED_TABLES[DERIVED_PATH]
-    assert fetch.verify_data_dir(tiny["dest"], tiny["manifest"]) == []
+    assert verify.verify_data_dir(tiny["dest"], tiny["manifest"]) == []
 
 
 def test_download_of_wrong_content_is_named(tiny, tmp_path):
@@ -200,17 +200,17 @@ def test_optional_file_absent_offline_does_not_fail(tiny, tmp_path, capsys):
     """An optional file (the Pillars-of-GEC outputs) that the mirror lacks is tried online; offline
     it is named in the summary and the installation still succeeds (exit 0, marker written)."""
     rel = _with_optional(tiny)
-    [entry] = [e for e in fetch.load_manifest(tiny["manifest"]) if e.optional]
+    [entry] = [e for e in verify.load_manifest(tiny["manifest"]) if e.optional]
     assert entry.path == rel
     offline = (tmp_path / "nowhere").as_uri()
     assert _cli(tiny, "--mirror", str(tiny["mirror"]), "--base-url", offline) == 0
     out = capsys.readouterr().out
     assert "3 copied" in out and "1 optional file(s) absent" in out and str(tiny["dest"] / rel) in out
-    assert fetch.is_marked_complete(tiny["dest"], tiny["manifest"])
-    assert fetch.verify_data_dir(tiny["dest"], tiny["manifest"]) == []  # absent optional: no problem
+    assert verify.is_marked_complete(tiny["dest"], tiny["manifest"])
+    assert verify.verify_data_dir(tiny["dest"], tiny["manifest"]) == []  # absent optional: no problem
     (tiny["dest"] / rel).parent.mkdir(parents=True)
     (tiny["dest"] / rel).write_bytes(b"tampered\n")  # present but wrong: a problem like any file
-    [problem] = fetch.verify_data_dir(tiny["dest"], tiny["manifest"])
+    [problem] = verify.verify_data_dir(tiny["dest"], tiny["manifest"])
     assert problem.startswith(f"{tiny['dest'] / rel}: sha256 mismatch")
 
 
@@ -229,15 +229,15 @@ def test_optional_file_is_downloaded_when_online(tiny, tmp_path):
 def test_optional_field_is_checked(tmp_path):
     bad = tmp_path / "manifest.tsv"
     bad.write_text(f"ok/file\t{'0' * 64}\t3\tderived\tmaybe\n")
-    with pytest.raises(fetch.ManifestError, match=r"manifest.tsv:1: the fifth field must be 'optional'"):
-        fetch.load_manifest(bad)
+    with pytest.raises(verify.ManifestError, match=r"manifest.tsv:1: the fifth field must be 'optional'"):
+        verify.load_manifest(bad)
 
 
 def test_manifest_errors_name_the_line(tmp_path):
     bad = tmp_path / "manifest.tsv"
     bad.write_text(f"ok/file\t{'0' * 64}\t3\tderived\n../escape\t{'0' * 64}\t3\tderived\n")
-    with pytest.raises(fetch.ManifestError, match=r"manifest.tsv:2: unsafe path"):
-        fetch.load_manifest(bad)
+    with pytest.raises(verify.ManifestError, match=r"manifest.tsv:2: unsafe path"):
+        verify.load_manifest(bad)
 
 
 def test_default_data_dir(monkeypatch, tmp_path):
@@ -261,7 +261,7 @@ def test_default_mirror_comes_from_the_environment(monkeypatch, tmp_path):
 
 
 def test_real_manifest_is_well_formed():
-    entries = fetch.load_manifest()
+    entries = verify.load_manifest()
     # 1025 + the 16 CLEME example files (issue 19 item 7) + GMEG FCE (2 splits x (12 texts + 2
     # CSVs)) + the 4 Yahoo CSVs + the 8 attack files (issue 25; mirror README: 1,081 data
     # files) + 12 optional Pillars-of-GEC files (10 systems, bea-dev.txt, bea-dev.m2).
@@ -290,4 +290,4 @@ MIRROR = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 @pytest.mark.ci
 @pytest.mark.skipif(not MIRROR.is_dir(), reason=f"no data mirror at {MIRROR}")
 def test_real_mirror_matches_manifest():
-    assert fetch.verify_data_dir(MIRROR) == []
+    assert verify.verify_data_dir(MIRROR) == []

@@ -85,7 +85,7 @@ def test_file_digests_are_memoised_by_stat_on_disk(tmp_path, monkeypatch):
     assert cache.file_sha256(f) == hashlib.sha256(b"weights one").hexdigest()
     # A new process (empty in-process memo) reads the digest from the cache, not the file.
     cache._FILE_DIGESTS.clear()
-    monkeypatch.setattr(cache.hashlib, "file_digest", lambda *a: pytest.fail("the file was hashed again"))
+    monkeypatch.setattr(cache.digests.hashlib, "file_digest", lambda *a: pytest.fail("the file was hashed again"))
     hits = cache.COUNTERS["digest_hit"]
     assert cache.file_sha256(f) == hashlib.sha256(b"weights one").hexdigest()
     assert cache.COUNTERS["digest_hit"] == hits + 1

@@ -25,7 +25,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from gec_meta.data.fetch import (DEFAULT_MANIFEST, DERIVED, DERIVED_TABLES, OPTIONAL, sha256_file)
+from gec_meta.data.fetch import DERIVED_TABLES
+from gec_meta.data.verify import DEFAULT_MANIFEST, DERIVED, OPTIONAL, sha256_file
 
 GRAMMATICAL = ("grammatical/evaluation", "08cdad84ffae07dfa167e3e45d77a96e0e01a160")
 GECMETRICS = ("nusnlp/gecmetrics", "33069867516b4da9a59b5145d00250941fb00bec")

@@ -21,7 +21,10 @@ import warnings
 from contextlib import contextmanager
 from typing import Callable, Iterator, Sequence
 
-from gec_meta.cache import KeyValueStore, code_version, text_hash
+import numpy as np
+
+from gec_meta.cache import KeyValueStore, code_version, entry_exists, save_array, text_hash
+from gec_meta.cache.claims import fill
 from gec_meta.edits.edit import Edit
 from gec_meta.errors import DataError, InputWarning
 from gec_meta.edits.spacy_speed import spacy_speedups
@@ -260,7 +263,7 @@ class ErrantExtractor:
             except SentenceTooLong as exc:
                 bad = list(todo.values())[exc.pair]
                 raise SentenceTooLong(pairs.index(bad), exc.tokens, exc.target) from None
-            self._compute(todo, threads)
+            self._compute_once(todo, threads)
         store.flush()
         as_edits: dict[str, tuple[Edit, ...]] = {}
         out = []
@@ -270,6 +273,27 @@ class ErrantExtractor:
                 edits = as_edits[k] = tuple(Edit._make(e) for e in store.get(k))
             out.append(edits)
         return out
+
+    def _compute_once(self, todo: dict[str, tuple[str, str]], threads: int | None = None) -> None:
+        """:meth:`_compute` -- unless another live job sharing the cache is parsing the same pairs
+        (two metrics of the ERRANT family on one dataset, started together): then wait for its
+        edits and read them (:func:`gec_meta.cache.claims.fill`; the batch's claim key is the
+        pairs' keys, its marker a tiny array stored once the edits are in the store)."""
+        store = self.store
+        marker = "errant-edits-parsed|" + text_hash(store.namespace, *sorted(todo))
+
+        def have(_: int) -> bool:
+            if not entry_exists(marker, store.root):
+                return False
+            store.reload()  # the other job's new shard
+            return all(k in store for k in todo)
+
+        def compute(_: list[int]) -> None:
+            self._compute(todo, threads)
+            store.flush()
+            save_array(marker, np.zeros(0, dtype=np.int8), store.root, about={"what": "ERRANT edits in the store"})
+
+        fill([marker], [0], have, compute, store.root if store.folder is not None else None, what="ERRANT batches")
 
     def _compute(self, todo: dict[str, tuple[str, str]], threads: int | None = None) -> None:
         keys = list(todo)

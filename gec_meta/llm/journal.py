@@ -23,6 +23,8 @@ import uuid
 import zlib
 from pathlib import Path
 
+from gec_meta.cache.reads import open_entry
+
 try:  # POSIX; elsewhere journals of other processes are never recovered (only deleted by their own writer)
     import fcntl
 except ImportError:  # pragma: no cover - Windows
@@ -52,6 +54,8 @@ class AnswerJournal:
 
     Args:
         folder: ``<cache root>/llm-journal/<namespace hash>``; created on the first append.
+            A journal file is read only if it lies in the cache root, two folders up
+            (:func:`gec_meta.cache.reads.open_entry`).
     """
 
     def __init__(self, folder: Path | None):
@@ -111,13 +115,17 @@ class AnswerJournal:
         for path in sorted(self.folder.glob("*.jsonl")):
             if path == self._path:
                 continue
+            # a regular file inside the cache of bounded size (never a FIFO, a device, a link out)
+            handle = open_entry(path, self.folder.parent.parent, "journal")
+            if handle is None:
+                continue
             try:
-                with open(path, "rb") as handle:
+                with handle:
                     try:
                         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
                     except OSError:
                         continue  # its writer is alive
-                    data = handle.read()
+                    data = handle.read(os.fstat(handle.fileno()).st_size)
             except OSError:
                 continue
             entries.extend(e for e in map(_parse, data.splitlines()) if e is not None)

@@ -443,6 +443,7 @@ def cached_pvalue(task: BoardTask, aggregation: str, a: MetricScores, b: MetricS
     import hashlib
 
     from gec_meta import cache
+    from gec_meta.cache.claims import compute_once
 
     rng = np.random.default_rng(np.random.SeedSequence(list(seed_words)))
     if not use_cache:
@@ -454,12 +455,12 @@ def cached_pvalue(task: BoardTask, aggregation: str, a: MetricScores, b: MetricS
     key = "cluster-pvalue|" + cache.text_hash(task.level, task.statistic, repr(eps_a), repr(eps_b),
                                               repr(permutations), repr(list(seed_words)), repr(BLOCK_SIZE),
                                               cache.code_version("meta"), h.hexdigest())
-    hit = cache.load_array(key, kind="pvalues")
-    if hit is not None and hit.shape == (1,):
-        return float(hit[0])
-    p = significance_pvalue(task, aggregation, a, b, human, eps_a, eps_b, permutations, rng)
-    cache.save_array(key, np.array([p], dtype=np.float64), about={"what": "leaderboard significance p-value"})
-    return p
+    # computed by one of the leaderboards sharing the cache; the others wait for it and read it
+    p = compute_once(key, lambda: np.array([significance_pvalue(task, aggregation, a, b, human, eps_a, eps_b,
+                                                                permutations, rng)], dtype=np.float64),
+                     kind="pvalues", usable=lambda hit: hit.shape == (1,),
+                     about={"what": "leaderboard significance p-value"})
+    return float(p[0])
 
 
 #: Early-stopping block of the PERM-BOTH tests (mt-metrics-eval ``tasks.Task``'s default

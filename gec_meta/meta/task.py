@@ -27,6 +27,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from gec_meta import cache
+from gec_meta.cache.claims import fill
 from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import References
 from gec_meta.fields import boolean, check_fields, integer, integer_list, one_of, valid
@@ -133,20 +134,29 @@ def compute_statistics(
     context = cache.text_hash(metric.cache_key(), cache.code_version(*STATISTICS_CODE), *sources,
                               *(repr(tuple(r)) for r in refs), *(() if present is None else (repr(present),)))
     keys = [f"stats|{context}|{cache.text_hash(*hyp)}" for hyp in hypotheses]
-    arrays: list[np.ndarray | None] = [cache.load_array(k) if use_cache else None for k in keys]
-    for s, a in enumerate(arrays):
+    arrays: list[np.ndarray | None] = [None] * len(keys)
+
+    def load(s: int) -> bool:
+        a = cache.load_array(keys[s])
         if a is not None and not _cached_entry_ok(a, (N, R, len(metric.stat_names))):
             # A checksummed entry that is still wrong (written by other code): recompute it.
             cache.drop_array(keys[s], f"statistics of shape {a.shape}, dtype {a.dtype} or non-finite")
-            arrays[s] = None
-    todo = [s for s, a in enumerate(arrays) if a is None]
-    if todo:
+            a = None
+        arrays[s] = a
+        return a is not None
+
+    def compute(todo: list[int]) -> None:
         fresh = metric.statistics(sources, [hypotheses[s] for s in todo], refs)
         fresh = _check_stats(metric, fresh, (len(todo), N, R))
         for j, s in enumerate(todo):
             arrays[s] = fresh[j]
             if use_cache:
                 cache.save_array(keys[s], fresh[j], about={"metric": metric.cache_key()})
+
+    todo = [s for s in range(len(keys)) if not (use_cache and load(s))]
+    # Systems that another live job sharing the cache is scoring are waited for, not rescored.
+    fill(keys, todo, lambda s: cache.entry_exists(keys[s]) and load(s), compute,
+         cache.cache_root() if use_cache else None, what=f"{metric.name} statistics")
     return np.stack(arrays, axis=0) if arrays else np.zeros((0, N, R, len(metric.stat_names)))
 
 

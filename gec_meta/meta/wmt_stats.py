@@ -204,6 +204,7 @@ def metric_pvalues(scored, signs: np.ndarray, use_cache: bool = True, trueskill:
     import hashlib
 
     from gec_meta import cache
+    from gec_meta.cache.claims import compute_once
     from gec_meta.meta.spa import pairwise_pvalues_from_statistics
 
     if trueskill not in SPA_TRUESKILL:
@@ -222,14 +223,15 @@ def metric_pvalues(scored, signs: np.ndarray, use_cache: bool = True, trueskill:
         cache.code_version("meta"),
         repr(stats.shape), hashlib.sha256(stats.tobytes()).hexdigest(),
         repr(signs.shape), hashlib.sha256(np.ascontiguousarray(signs, dtype=np.float64).tobytes()).hexdigest())
-    if use_cache:
-        hit = cache.load_array(key, kind="pvalues")
-        if hit is not None and hit.shape == (stats.shape[0],) * 2:
-            return hit
-    p = np.asarray(pairwise_pvalues_from_statistics(scored.metric, stats, scored.aggregation, signs), dtype=np.float64)
-    if use_cache:
-        cache.save_array(key, p, about={"what": "SPA metric p-values", "metric": scored.metric.cache_key()})
-    return p
+    def compute() -> np.ndarray:
+        return np.asarray(pairwise_pvalues_from_statistics(scored.metric, stats, scored.aggregation, signs),
+                          dtype=np.float64)
+
+    if not use_cache:
+        return compute()
+    # computed by one of the jobs sharing the cache; the others wait for it and read it
+    return compute_once(key, compute, kind="pvalues", usable=lambda hit: hit.shape == (stats.shape[0],) * 2,
+                        about={"what": "SPA metric p-values", "metric": scored.metric.cache_key()})
 
 
 def calibrated_epsilons(dataset: Dataset, sentence_scores: np.ndarray, resolution: float = 0.0) -> Mapping[str, float]:
