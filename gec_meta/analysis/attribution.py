@@ -398,7 +398,7 @@ def attribute(metric: Metric, sources: Sequence[str], hypotheses: Sequence[str],
 
     if len(hypotheses) != len(sources):
         raise ValueError(f"{len(hypotheses)} hypotheses for {len(sources)} sources")
-    edits = errant_edit_sets(sources, [hypotheses], threads)[0]
+    edits = errant_edit_sets(sources, [hypotheses], threads, language=metric.language)[0]
     return attribute_edits(metric, sources, edits, references, method, hypotheses=hypotheses, **options)
 
 

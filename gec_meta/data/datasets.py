@@ -67,6 +67,10 @@ class Dataset:
         attack_systems: shape (A,): adversarial outputs scored beside the systems but without
             human judgments (Goto et al. 2025; :mod:`gec_meta.meta.robustness`), else empty.
         attack_hypotheses: shape (A, N).
+        language: ISO 639-1 code of the text (``en``, ``zh``, ...): it picks the tokenisation,
+            the edit extractor (:func:`gec_meta.edits.languages.edit_extractor`) and the metrics
+            that may run (:meth:`gec_meta.metrics.base.Metric.for_language`); named in the
+            signature (``lang=zh``) unless English.
     """
 
     name: str
@@ -85,6 +89,7 @@ class Dataset:
     files: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
     attack_systems: tuple[str, ...] = ()
     attack_hypotheses: tuple[tuple[str, ...], ...] = ()
+    language: str = "en"
 
     @property
     def num_systems(self) -> int:
@@ -97,7 +102,8 @@ class Dataset:
     def signature(self) -> str:
         from gec_meta.meta.signature import component
 
-        return component(self.name, {"setting": self.setting, **self.options})
+        lang = {} if self.language == "en" else {"lang": self.language}
+        return component(self.name, {"setting": self.setting, **self.options, **lang})
 
     def with_attacks(self) -> "Dataset":
         """The attack systems appended to the systems as ordinary ones, shape (S + A,), with no
@@ -123,7 +129,7 @@ class Dataset:
             self.judgments, self.corpus_lines, self.references, self.reference_names,
             MappingProxyType({**self.options, "systems": ",".join(systems)}),
             MappingProxyType({k: v[idx] for k, v in self.segment_scores.items()}),
-            self.files, self.attack_systems, self.attack_hypotheses,
+            self.files, self.attack_systems, self.attack_hypotheses, self.language,
         )
 
 
@@ -644,8 +650,15 @@ def load_bea19_dev_attack(root: str | Path, sentences: str = "all", whitespace: 
     )
 
 
+def load_revisit_cgec(root: str | Path, subset: str = "all", yaclc_references: str = "minimal") -> Dataset:
+    """RevisitCGEC (Chinese): see :func:`gec_meta.data.revisit_cgec.load_revisit_cgec`."""
+    from gec_meta.data.revisit_cgec import load_revisit_cgec as load
+
+    return load(root, subset, yaclc_references)
+
+
 LOADERS = {"seeda": load_seeda, "gjg15": load_gjg15, "gmeg": load_gmeg, "gmeg_wiki": load_gmeg_wiki,
-           "bea19_dev_attack": load_bea19_dev_attack}
+           "bea19_dev_attack": load_bea19_dev_attack, "revisit_cgec": load_revisit_cgec}
 
 
 def load_dataset(name: str, root: str | Path | None = None, **options) -> Dataset:

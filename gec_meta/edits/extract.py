@@ -354,8 +354,11 @@ def _report_repeats(texts: Sequence[Sequence[str]], k: int, lines: list[int], ex
 
 
 def errant_edit_sets(sources: Sequence[str], texts: Sequence[Sequence[str]],
-                     threads: int | None = None, unique: bool = False) -> list[list[tuple[Edit, ...]]]:
-    """ERRANT edits (noop/UNK dropped: :func:`significant`) of every text of every correction set.
+                     threads: int | None = None, unique: bool = False,
+                     language: str = "en") -> list[list[tuple[Edit, ...]]]:
+    """ERRANT edits (noop/UNK dropped: :func:`significant`) of every text of every correction set;
+    for another ``language``, the edits of its extractor (:func:`gec_meta.edits.languages.edit_extractor`:
+    ChERRANT's for ``zh``).
 
     Args:
         sources: shape (N,), tokenised.
@@ -363,13 +366,16 @@ def errant_edit_sets(sources: Sequence[str], texts: Sequence[Sequence[str]],
         threads: as :meth:`ErrantExtractor.extract`.
         unique: each edit of a text once (:func:`unique_edits`), with one warning per file or
             system where ERRANT extracted an edit twice (named through :func:`text_origins`).
+        language: ISO 639-1 code of the texts.
 
     Returns:
         shape (T, N).
     """
     N = len(sources)
     try:
-        flat = errant_extractor().extract([(sources[n], t[n]) for t in texts for n in range(N)], threads)
+        from gec_meta.edits.languages import edit_extractor
+
+        flat = edit_extractor(language).extract([(sources[n], t[n]) for t in texts for n in range(N)], threads)
     except SentenceTooLong as exc:
         k, n = divmod(exc.pair, N)
         raise exc.located(f"text set #{k}, sentence #{n} (line {n + 1}): ") from None
@@ -387,7 +393,7 @@ def errant_edit_sets(sources: Sequence[str], texts: Sequence[Sequence[str]],
                     keys = [e.key for e in edits]
                     example = next(e for e in kept if keys.count(e.key) > 1)
             row.append(kept)
-        if repeats:
+        if repeats and language == "en":  # elsewhere repeats are expected (ChERRANT's alignments)
             _report_repeats(texts, k, repeats, example)
         out.append(row)
     return out

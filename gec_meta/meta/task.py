@@ -427,6 +427,9 @@ class Task:
 
     def __post_init__(self):
         check_fields(self, "meta_eval")
+        # the dataset's language reaches the metric (a ConfigError here, before any work, when
+        # the metric has no honest implementation for it)
+        object.__setattr__(self, "metric", self.metric.for_language(self.dataset.language))
         from gec_meta.meta.ties import KENDALL_VARIANTS
 
         variants = self.kendall_variants

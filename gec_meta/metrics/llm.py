@@ -188,6 +188,8 @@ class LLMEvaluator(Metric):
     _nonce: str = field(default_factory=lambda: uuid.uuid4().hex, repr=False, compare=False)
 
     name: ClassVar[str] = "llm"
+    language_note: ClassVar[str] = ("the prompts of Kobayashi et al. (2024a) describe essays by English learners; "
+                                    "a prompt naming another language is not written yet")
     version: ClassVar[str] = "1"
     needs_references: ClassVar[bool] = False
     stat_names: ClassVar[tuple[str, ...]] = ("score", "missing")

@@ -86,7 +86,7 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.config import integer, valid
-from gec_meta.metrics.base import Metric
+from gec_meta.metrics.base import ANY_LANGUAGE, Metric
 from gec_meta.metrics.ngram.green import MAX_NGRAM_ORDER, TOKENS, NgramCache, dedupe_triples, validate_inputs
 
 #: Iteration j of compute_gleu reseeds with j * 101 (cnap/gec-ranking scripts/compute_gleu).
@@ -198,6 +198,8 @@ class GLEU(Metric):
     Statistics: shape (S, N, R, 2 * max_n + 2), last axis ``(hyp_len, ref_len, num_1,
     den_1, ..., num_n, den_n)``.
     """
+
+    languages: ClassVar[tuple[str, ...] | str] = ANY_LANGUAGE  # reads tokens (Chinese: characters)
 
     name: ClassVar[str] = "gleu"
     version: ClassVar[str] = "1"
