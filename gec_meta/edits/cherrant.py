@@ -464,7 +464,7 @@ def extractor_signature() -> str:
         except md.PackageNotFoundError:
             return "none"
 
-    return (f"cherrant-char|MuCGEC:39221934|pypinyin:{version('pypinyin')}|opencc:{version('opencc')}"
+    return (f"cherrant-char:MuCGEC@39221934|pypinyin:{version('pypinyin')}|opencc:{version('opencc')}"
             f"|code:{code_version('edits')}")
 
 
