@@ -166,3 +166,18 @@ def test_the_task_refuses_before_any_work():
 
     with pytest.raises(ConfigError, match="metric some"):
         Task(ds, _metric("some"), Default())
+
+
+def test_gleu_draws_among_each_sentences_own_references():
+    from gec_meta.data.refsets import ReferenceRows
+    from gec_meta.metrics.ngram.gleu import GLEU, sample_reference_indices
+
+    refs = ReferenceRows([["a", "b", "c"], ["a2", "b", "c2"], ["a3", "b", "c"]],
+                         [[True, True, True], [True, False, True], [True, False, False]])
+    metric = GLEU(iterations=50).bind(["a", "b", "c"], [["a", "b", "c"]], refs)
+    assert metric._present_slots == ((0, 1, 2), (0,), (0, 1))
+    idx = metric._draws(3, 3)
+    assert set(idx[:, 0]) == {0, 1, 2} and set(idx[:, 1]) == {0} and set(idx[:, 2]) == {0, 1}
+    # with every slot present, the official draws (compute_gleu's random.seed(101 * j))
+    full = GLEU(iterations=50).bind(["a"] * 3, [["a"] * 3], ReferenceRows([["a"] * 3] * 3, [[True] * 3] * 3))
+    assert (full._draws(3, 3) == sample_reference_indices(50, 3, 3, 0, "python2")).all()
