@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gec_meta.edits.cherrant import Resources, annotate, char_tokens
+from gec_meta.edits.cherrant import Resources, annotate, char_tokens, edit_type, first_alignment
 from gec_meta.edits.edit import Edit
 from gec_meta.metrics.edit.cherrant import cherrant_counts, cherrant_statistics
 from gec_meta.metrics.edit.errant import Errant
@@ -54,7 +54,7 @@ def read_cherrant_m2(path: Path) -> list[dict[int, list[Edit]]]:
 
 
 def as_multiset(edits) -> collections.Counter:
-    return collections.Counter((e.start, e.end, e.correction.replace(" ", ""), e.type) for e in edits)
+    return collections.Counter((e.start, e.end, e.correction.replace(" ", ""), edit_type(e)) for e in edits)
 
 
 def _para(path: Path) -> list[list[str]]:
@@ -180,3 +180,15 @@ def test_revisit_cgec_errant_equals_the_official_scorer(data_root, subset, refs)
         tp, fp, fn, op, orr, of = official[(system, "all" if subset == "all" else subset, refs)]
         assert totals[s].tolist() == [tp, fp, fn], system
         assert (round(float(p[s]), 4), round(float(r[s]), 4), round(float(f[s]), 4)) == (op, orr, of), system
+
+
+def test_alternative_alignments_are_marked_and_the_first_is_a_partition(resources):
+    # Word-order changes, where ChERRANT often finds several equally cheap alignments: the
+    # further ones are typed "<type>@k", and the first alignment's edits never overlap.
+    for src, tgt in (("我们一起去学校吧", "我们去一起学校吧"), ("他非常很喜欢", "他很非常喜欢"),
+                     ("冬阴功对外国人的喜爱不断地增加", "外国人对冬阴功的喜爱不断地增加")):
+        edits = annotate(src, tgt, resources)
+        first = first_alignment(edits)
+        assert first and all("@" not in e.type for e in first)
+        spans = sorted((e.start, e.end) for e in first)
+        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))

@@ -421,12 +421,30 @@ def _trim(edit: Step, src: Sequence[str], tgt: Sequence[str]) -> Step:
 _TYPES = {"T": "W", "D": "R", "I": "M", "S": "S"}
 
 
-def _classified(step: Step, src: Sequence[str], tgt: Sequence[str]) -> Edit:
-    """An edit with ChERRANT's char-level type; the correction is the target tokens joined by
-    spaces ("" for a deletion, which ChERRANT writes ``-NONE-``)."""
+#: Marks the type of an edit of the second, third, ... distinct alignment: ``S@1``.
+ALTERNATIVE = "@"
+
+
+def _classified(step: Step, src: Sequence[str], tgt: Sequence[str], alignment: int = 0) -> Edit:
+    """An edit with ChERRANT's char-level type (``@k`` appended for the k-th further distinct
+    alignment); the correction is the target tokens joined by spaces ("" for a deletion, which
+    ChERRANT writes ``-NONE-``)."""
     op = step[0][0]
     correction = "" if op == "D" else " ".join(tgt[step[3]:step[4]])
-    return Edit(step[1], step[2], step[3], step[4], " ".join(src[step[1]:step[2]]), correction, _TYPES[op])
+    kind = _TYPES[op] + (f"{ALTERNATIVE}{alignment}" if alignment else "")
+    return Edit(step[1], step[2], step[3], step[4], " ".join(src[step[1]:step[2]]), correction, kind)
+
+
+def first_alignment(edits: Sequence[Edit]) -> tuple[Edit, ...]:
+    """The edits of the first cheapest alignment only (``-s first``): one non-overlapping
+    partition of the source, what metrics that cut the text at edits (CLEME, GoToScorer) and
+    edit attribution need."""
+    return tuple(e for e in edits if ALTERNATIVE not in e.type)
+
+
+def edit_type(edit: Edit) -> str:
+    """ChERRANT's type of an edit (the alignment mark dropped)."""
+    return edit.type.split(ALTERNATIVE)[0]
 
 
 def annotate(source: str, target: str, res: Resources) -> tuple[Edit, ...]:
@@ -434,7 +452,8 @@ def annotate(source: str, target: str, res: Resources) -> tuple[Edit, ...]:
 
     Returns:
         shape (E,): the edits of every distinct cheapest alignment, concatenated (repeats kept,
-        see the module docstring); () when the target equals the source or is ``没有错误``; one
+        see the module docstring; those of the k-th further alignment typed ``<type>@k``,
+        :func:`first_alignment`); () when the target equals the source or is ``没有错误``; one
         ``NA`` pseudo-edit (span (-1, -1)) when it is ``无法标注``.
     """
     src = char_tokens(source)
@@ -449,8 +468,8 @@ def annotate(source: str, target: str, res: Resources) -> tuple[Edit, ...]:
     for alignment in cheapest_alignments(_operations(src, tgt, res)):
         steps = merge(alignment, src, tgt)
         if steps not in seen:
+            out.extend(_classified(s, src, tgt, len(seen)) for s in steps)
             seen.append(steps)
-            out.extend(_classified(s, src, tgt) for s in steps)
     return tuple(out)
 
 

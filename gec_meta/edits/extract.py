@@ -366,7 +366,9 @@ def errant_edit_sets(sources: Sequence[str], texts: Sequence[Sequence[str]],
         threads: as :meth:`ErrantExtractor.extract`.
         unique: each edit of a text once (:func:`unique_edits`), with one warning per file or
             system where ERRANT extracted an edit twice (named through :func:`text_origins`).
-        language: ISO 639-1 code of the texts.
+        language: ISO 639-1 code of the texts.  Chinese: with ``unique``, the edits of every
+            cheapest ChERRANT alignment, each once (what edit matching reads from ChERRANT's M2);
+            without, the first alignment's (a partition of the source: CLEME, GoToScorer).
 
     Returns:
         shape (T, N).
@@ -376,6 +378,10 @@ def errant_edit_sets(sources: Sequence[str], texts: Sequence[Sequence[str]],
         from gec_meta.edits.languages import edit_extractor
 
         flat = edit_extractor(language).extract([(sources[n], t[n]) for t in texts for n in range(N)], threads)
+        if language == "zh":  # ChERRANT: every cheapest alignment's edits, or (not unique) the first's
+            from gec_meta.edits.cherrant import first_alignment
+
+            flat = flat if unique else [first_alignment(e) for e in flat]
     except SentenceTooLong as exc:
         k, n = divmod(exc.pair, N)
         raise exc.located(f"text set #{k}, sentence #{n} (line {n + 1}): ") from None
