@@ -47,8 +47,9 @@ from pathlib import Path
 from string import punctuation
 from typing import Sequence
 
-from gec_meta.cache import KeyValueStore, code_version, text_hash
+from gec_meta.cache import code_version, text_hash
 from gec_meta.edits.edit import Edit
+from gec_meta.edits.extract import StoredExtractor
 from gec_meta.errors import MissingDataError
 
 #: ChERRANT's resources, relative to the data directory.
@@ -321,52 +322,48 @@ def merge(alignment: list[Step], src: Sequence[str], tgt: Sequence[str]) -> list
     i = 0
     while i < len(edits):
         e1 = edits[i][0][0]
-        if i < len(edits) - 2:
-            e2, e3 = edits[i + 1][0][0], edits[i + 2][0][0]
-            if e1 == "S" and e2 == "M" and e3 == "S":
-                w1 = "".join(src[edits[i][1]:edits[i][2]])
-                w2 = "".join(tgt[edits[i][3]:edits[i][4]])
-                w3 = "".join(src[edits[i + 2][1]:edits[i + 2][2]])
-                w4 = "".join(tgt[edits[i + 2][3]:edits[i + 2][4]])
-                if min(len(w1), len(w2), len(w3), len(w4)) == 1:
-                    swap = w1 == w4 and w2 == w3
-                else:
-                    swap = _edit_distance(w1, w4) <= 1 and _edit_distance(w2, w3) <= 1
-                if swap:
-                    filtered.extend(_merge(edits[i:i + 3], "T" + str(edits[i + 2][2] - edits[i][1])))
-                    i += 3
-                else:
-                    filtered.append(edits[i])
-                    i += 1
-                continue
-            if (e1 == "D" and (e2 == "M" or e2.startswith("T")) and e3 == "I") or \
-                    (e1 == "I" and (e2 == "M" or e2.startswith("T")) and e3 == "D"):
-                if e1 == "D":
-                    deleted = src[edits[i][1]:edits[i][2]]
-                    inserted = tgt[edits[i + 2][3]:edits[i + 2][4]]
-                else:
-                    deleted = src[edits[i + 2][1]:edits[i + 2][2]]
-                    inserted = tgt[edits[i][3]:edits[i][4]]
-                a, b = "".join(deleted), "".join(inserted)
-                if len(a) < len(b):
-                    a, b = b, a
-                swap = False
-                if a not in _MERGE_PUNCT and b not in _MERGE_PUNCT and len(a) - len(b) <= 1:
-                    if len(b) == 1:
-                        swap = a == b
-                    else:
-                        swap = _edit_distance(a, b) <= 1 or (len(a) == len(b) and _rotation(a, b))
-                if swap:
-                    filtered.extend(_merge(edits[i:i + 3], "T" + str(edits[i + 2][2] - edits[i][1])))
-                    i += 3
-                else:
-                    filtered.append(edits[i])
-                    i += 1
-                continue
+        swap = _swap_pattern(edits, i, src, tgt) if i < len(edits) - 2 else None
+        if swap is not None:  # an S M S, D M I or I M D pattern: one transposition, or the first edit kept
+            if swap:
+                filtered.extend(_merge(edits[i:i + 3], "T" + str(edits[i + 2][2] - edits[i][1])))
+                i += 3
+            else:
+                filtered.append(edits[i])
+                i += 1
+            continue
         if e1 != "M":
             filtered.append(edits[i])
         i += 1
     return [_trim(e, src, tgt) for e in filtered if "".join(src[e[1]:e[2]]) != "".join(tgt[e[3]:e[4]])]
+
+
+def _swap_pattern(edits: list[Step], i: int, src: Sequence[str], tgt: Sequence[str]) -> bool | None:
+    """Whether edits i, i+1, i+2 form a word-order change (merger.py): None when they are not an
+    ``S M S`` or ``D M I`` / ``I M D`` (M possibly a T) pattern at all."""
+    e1, e2, e3 = edits[i][0][0], edits[i + 1][0][0], edits[i + 2][0][0]
+    if e1 == "S" and e2 == "M" and e3 == "S":
+        w1 = "".join(src[edits[i][1]:edits[i][2]])
+        w2 = "".join(tgt[edits[i][3]:edits[i][4]])
+        w3 = "".join(src[edits[i + 2][1]:edits[i + 2][2]])
+        w4 = "".join(tgt[edits[i + 2][3]:edits[i + 2][4]])
+        if min(len(w1), len(w2), len(w3), len(w4)) == 1:
+            return w1 == w4 and w2 == w3
+        return _edit_distance(w1, w4) <= 1 and _edit_distance(w2, w3) <= 1
+    if (e1 == "D" and (e2 == "M" or e2.startswith("T")) and e3 == "I") or \
+            (e1 == "I" and (e2 == "M" or e2.startswith("T")) and e3 == "D"):
+        if e1 == "D":
+            deleted, inserted = src[edits[i][1]:edits[i][2]], tgt[edits[i + 2][3]:edits[i + 2][4]]
+        else:
+            deleted, inserted = src[edits[i + 2][1]:edits[i + 2][2]], tgt[edits[i][3]:edits[i][4]]
+        a, b = "".join(deleted), "".join(inserted)
+        if len(a) < len(b):
+            a, b = b, a
+        if a in _MERGE_PUNCT or b in _MERGE_PUNCT or len(a) - len(b) > 1:  # substring tests, as merger.py
+            return False
+        if len(b) == 1:
+            return a == b
+        return _edit_distance(a, b) <= 1 or (len(a) == len(b) and _rotation(a, b))
+    return None
 
 
 def _trim(edit: Step, src: Sequence[str], tgt: Sequence[str]) -> Step:
@@ -498,7 +495,7 @@ def _resources(root: str) -> Resources:
     return Resources(root)
 
 
-class CherrantExtractor:
+class CherrantExtractor(StoredExtractor):
     """Disk-cached ChERRANT character-level edit extraction, with the interface of
     :class:`gec_meta.edits.extract.ErrantExtractor` (``extract(pairs, threads)``, ``signature``).
 
@@ -516,20 +513,14 @@ class CherrantExtractor:
             root = default_root()
         self.root = Path(root)
         self.progress = progress
-        self._store: KeyValueStore | None = None
+        self._store = None
 
     @property
     def signature(self) -> str:
         return extractor_signature()
 
-    @property
-    def store(self) -> KeyValueStore:
-        if self._store is None:
-            self._store = KeyValueStore(extractor_signature())
-        return self._store
-
-    def reset(self) -> None:
-        self._store = None
+    def namespace(self) -> str:
+        return extractor_signature()
 
     def extract(self, pairs: Sequence[tuple[str, str]], threads: int | None = None) -> list[tuple[Edit, ...]]:
         """ChERRANT's edits of every (source, target) pair.

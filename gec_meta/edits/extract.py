@@ -199,7 +199,27 @@ def _split_by_source(pairs: Sequence[tuple[str, str]], parts: int) -> list[list[
     return [groups[k] for k in order if groups[k]]
 
 
-class ErrantExtractor:
+class StoredExtractor:
+    """An edit extractor's disk store (:class:`~gec_meta.cache.KeyValueStore`), opened lazily in
+    the namespace :meth:`namespace` (the extractor's identity)."""
+
+    _store: KeyValueStore | None = None
+
+    def namespace(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def store(self) -> KeyValueStore:
+        if self._store is None:
+            self._store = KeyValueStore(self.namespace())
+        return self._store
+
+    def reset(self) -> None:
+        """Forget the open edit store (the next call reopens it, e.g. in a new cache folder)."""
+        self._store = None
+
+
+class ErrantExtractor(StoredExtractor):
     """Batched, deduplicated, disk-cached ERRANT edit extraction.
 
     New pairs are cut into chunks of ~150 pairs grouped by source sentence, and
@@ -221,17 +241,10 @@ class ErrantExtractor:
         self.batch_size = batch_size
         self.progress = progress
         self.workers = workers
-        self._store: KeyValueStore | None = None
-
-    @property
-    def store(self) -> KeyValueStore:
-        if self._store is None:
-            self._store = KeyValueStore(extractor_signature())
-        return self._store
-
-    def reset(self) -> None:
-        """Forget the open edit store (the next call reopens it, e.g. in a new cache folder)."""
         self._store = None
+
+    def namespace(self) -> str:
+        return extractor_signature()
 
     def extract(self, pairs: Sequence[tuple[str, str]], threads: int | None = None) -> list[tuple[Edit, ...]]:
         """ERRANT edits of every (source, target) pair.
