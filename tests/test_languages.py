@@ -181,3 +181,16 @@ def test_gleu_draws_among_each_sentences_own_references():
     # with every slot present, the official draws (compute_gleu's random.seed(101 * j))
     full = GLEU(iterations=50).bind(["a"] * 3, [["a"] * 3], ReferenceRows([["a"] * 3] * 3, [[True] * 3] * 3))
     assert (full._draws(3, 3) == sample_reference_indices(50, 3, 3, 0, "python2")).all()
+
+
+def test_llm_evaluators_name_the_language_with_the_multilingual_prompt():
+    from gec_meta.llm.prompts import Context, PromptTemplate
+
+    metric = _metric("llm_s", "metric.template=llm_s_multilingual", "metric.context=none")
+    assert metric.for_language("zh").language == "zh"
+    with pytest.raises(ConfigError, match="metric.context=none"):
+        _metric("llm_s", "metric.template=llm_s_multilingual").for_language("zh")
+    text = PromptTemplate("llm_s_multilingual").render("我 好", Context(), ["我 很 好"], "Chinese")
+    assert "an essay written by a learner of Chinese." in text
+    english = PromptTemplate("llm_s").render("I am", Context(), ["I am ."], "Chinese")
+    assert "written by an English learner." in english  # the paper's prompt is unchanged

@@ -116,6 +116,9 @@ def _all_chinese(word: str) -> bool:
     return all("\u4e00" <= ch <= "\u9fff" for ch in word)
 
 
+_NONE: frozenset[str] = frozenset()
+
+
 class Resources:
     """Cilin's semantic codes and the character confusion set (ChERRANT ``read_cilin`` and
     ``read_confusion``), and the pinyin readings of characters (pypinyin, heteronyms)."""
@@ -131,20 +134,21 @@ class Resources:
             code, *words = line.split(" ")
             for word in words:
                 self.semantic[word] = code
-        self.confusion: dict[str, list[str]] = {}
+        self.confusion: dict[str, frozenset[str]] = {}  # sets: ChERRANT only tests membership
         with open(confusion, encoding="utf-8") as f:
             for line in f:
                 fields = line.rstrip("\n").split(" ")
-                self.confusion[fields[0]] = fields[1:]
+                self.confusion[fields[0]] = frozenset(fields[1:])
         self._sub: dict[tuple[str, str], float] = {}
 
     @staticmethod
     @functools.lru_cache(maxsize=None)
-    def pinyin(token: str) -> tuple[str, ...]:
-        """pypinyin's readings of a token (``pinyin(tok, style=NORMAL, heteronym=True)[0]``)."""
+    def pinyin(token: str) -> frozenset[str]:
+        """pypinyin's readings of a token (``pinyin(tok, style=NORMAL, heteronym=True)[0]``; a
+        set: ChERRANT only intersects them)."""
         from pypinyin import Style, pinyin
 
-        return tuple(pinyin(token, style=Style.NORMAL, heteronym=True)[0])
+        return frozenset(pinyin(token, style=Style.NORMAL, heteronym=True)[0])
 
     def _semantic_class(self, word: str):
         code = self.semantic.get(word)
@@ -166,11 +170,11 @@ class Resources:
             a, b, pa, pb = b, a, pb, pa
         if a == b:
             return 0
-        shared_reading = bool(set(pa) & set(pb))
+        shared_reading = not pa.isdisjoint(pb)
         count = 0
         for x in a:
             for y in b:
-                if x == y or shared_reading or x in self.confusion.get(y, ()) or y in self.confusion.get(x, ()):
+                if x == y or shared_reading or x in self.confusion.get(y, _NONE) or y in self.confusion.get(x, _NONE):
                     count += 1
                     break
         return (len(a) - count) / (len(a) * 2)
@@ -210,24 +214,31 @@ def _operations(src: Sequence[str], tgt: Sequence[str], res: Resources) -> list[
         cost[0][j] = cost[0][j - 1] + 1
         ops[0][j] = ["I"]
     inf = float("inf")
+    substitution = res.substitution_cost
+    last_src: dict[str, int] = {}  # token -> its last position in src before row i
     for i in range(n):
         si = src[i]
+        last_si = -1  # the last column before j whose target token is si
         for j in range(m):
-            if si == tgt[j]:
+            tj = tgt[j]
+            if si == tj:
                 cost[i + 1][j + 1] = cost[i][j]
                 ops[i + 1][j + 1] = ["M"]
+                last_si = j
                 continue
             del_cost = cost[i][j + 1] + 1
             ins_cost = cost[i + 1][j] + 1
-            sub_cost = cost[i][j] + res.substitution_cost(si, tgt[j])
+            sub_cost = cost[i][j] + substitution(si, tj)
             # ChERRANT compares sorted(src[i-k:i+1]) with sorted(tgt[j-k:j+1]) for k = 1, 2, ...
-            # while the diagonal's cost changes; the same test on multisets kept up to date.
+            # while the diagonal's cost changes; the same test on multisets kept up to date.  The
+            # two windows can only be equal if si occurs in tgt before j and tj in src before i:
+            # otherwise no k can give a transposition and the search is skipped (same result).
             trans_cost = inf
             k = 1
-            diff = {si: 1}
-            diff[tgt[j]] = diff.get(tgt[j], 0) - 1
-            unequal = sum(1 for v in diff.values() if v)
-            while i - k >= 0 and j - k >= 0 and cost[i - k + 1][j - k + 1] != cost[i - k][j - k]:
+            possible = last_si >= 0 and last_src.get(tj, -1) >= 0
+            diff = {si: 1, tj: -1}
+            unequal = 2
+            while possible and i - k >= 0 and j - k >= 0 and cost[i - k + 1][j - k + 1] != cost[i - k][j - k]:
                 for tok, d in ((src[i - k], 1), (tgt[j - k], -1)):
                     before = diff.get(tok, 0)
                     diff[tok] = before + d
@@ -248,6 +259,7 @@ def _operations(src: Sequence[str], tgt: Sequence[str], res: Resources) -> list[
             if del_cost == best:
                 cell.append("D")
             ops[i + 1][j + 1] = cell
+        last_src[si] = i
     return ops
 
 

@@ -107,8 +107,9 @@ class PromptTemplate:
         """Hash of the template and criterion texts (enters the statistics' cache key)."""
         return text_hash(self.template_text, self.criterion_text)[:16]
 
-    def render(self, source: str, context: Context, targets: Sequence[str]) -> str:
-        """The prompt for ``targets`` (already formatted) of ``source`` in ``context``."""
+    def render(self, source: str, context: Context, targets: Sequence[str], language: str = "English") -> str:
+        """The prompt for ``targets`` (already formatted) of ``source`` in ``context``; ``language``
+        (the learners' language, a name) fills ``{{ language }}`` where a template has it."""
         lines = [x for x in (context.previous, source, context.following) if x is not None]
         if context.previous is not None and context.following is not None:
             position = "middle"
@@ -117,7 +118,7 @@ class PromptTemplate:
         else:
             position = "first" if context.previous is None else "last"
         variables = {"context": lines, "context_size": _CONTEXT_SIZE[len(lines)],
-                     "source_position": position, "targets": list(targets)}
+                     "source_position": position, "targets": list(targets), "language": language}
         from jinja2.exceptions import SecurityError
 
         try:
