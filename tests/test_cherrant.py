@@ -192,3 +192,30 @@ def test_alternative_alignments_are_marked_and_the_first_is_a_partition(resource
         assert first and all("@" not in e.type for e in first)
         spans = sorted((e.start, e.end) for e in first)
         assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
+
+
+# MuCGEC dev: a source and reference with two distinct cheapest ChERRANT alignments
+TWO_WAYS = ("”这就是社会上基本原则。这样一来，整个世界会一起提高社会生活素质。",
+            "这就是社会的基本原则。这样一来，整个世界的社会生活质量都会一起提高。")
+
+
+def test_two_alignments_count_twice_where_they_agree(resources):
+    edits = annotate(*TWO_WAYS, resources)
+    first = first_alignment(edits)
+    assert [(e.start, e.end, e.correction.replace(" ", ""), e.type) for e in first] == [
+        (0, 1, "", "R"), (6, 7, "的", "S"), (21, 26, "的", "S"), (30, 32, "质量都会一起提高", "S")]
+    assert sorted((e.start, e.end, e.correction.replace(" ", "")) for e in edits if "@" in e.type) == [
+        (0, 1, ""), (6, 7, "的"), (21, 26, "的"), (30, 31, ""), (32, 32, "量都会一起提高")]
+    # the scorer pools both alignments: the 3 shared edits count twice, the 3 others once
+    assert cherrant_counts(edits, edits) == (9, 0, 0)
+    assert cherrant_counts(first, edits) == (7, 0, 2)
+
+
+def test_weighted_variants_read_the_first_alignment(resources, data_root):
+    from gec_meta.edits.cherrant import tokenise
+    from gec_meta.metrics.edit.pt import PTErrant
+
+    metric = PTErrant().for_language("zh")
+    src, ref = tokenise(TWO_WAYS[0]), tokenise(TWO_WAYS[1])
+    (row,) = metric.reference_edit_sets([src], [[ref]])
+    assert [e.type for e in row[0]] == ["R", "S", "S", "S"]

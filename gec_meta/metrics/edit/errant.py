@@ -94,7 +94,17 @@ class Errant(EditMetric):
         """Edits of every hypothesis, shape (S, N): a system's given edits (its M2 file's, as
         :func:`gold_to_edits`), else ERRANT's."""
         edits, given = given_or_extracted(sources, hypotheses, self.threads, unique=True, language=self._language)
-        return [[gold_to_edits(e) for e in row] if g else list(row) for row, g in zip(edits, given)]
+        return [[gold_to_edits(e) for e in row] if g else self._partition(row) for row, g in zip(edits, given)]
+
+    def _partition(self, row: Sequence[tuple[Edit, ...]]) -> list[tuple[Edit, ...]]:
+        """Extracted edits as this metric reads them: as they are, except that the weighted
+        variants (PT-ERRANT, UOT-ERRANT, which apply edit sets to the source) read only the first
+        ChERRANT alignment's on Chinese (ChERRANT's further alignments overlap it)."""
+        if self._language != "zh" or type(self).edit_stats is EditMetric.edit_stats:
+            return list(row)
+        from gec_meta.edits.cherrant import first_alignment
+
+        return [first_alignment(e) for e in row]
 
     def reference_edit_sets(
         self, sources: Sequence[str], references: Sequence[Sequence[object]]
@@ -102,7 +112,8 @@ class Errant(EditMetric):
         """Edits of every reference, shape (R, N)."""
         if self.reference_edits == "gold":
             return [[gold_to_edits(ref[n]) for n in range(len(sources))] for ref in references]
-        return errant_edit_sets(sources, references, self.threads, unique=True, language=self._language)
+        return [self._partition(row)
+                for row in errant_edit_sets(sources, references, self.threads, unique=True, language=self._language)]
 
     @property
     def cherrant(self) -> bool:
