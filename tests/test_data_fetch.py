@@ -265,8 +265,10 @@ def test_real_manifest_is_well_formed():
     # 1025 + the 16 CLEME example files (issue 19 item 7) + GMEG FCE (2 splits x (12 texts + 2
     # CSVs)) + the 4 Yahoo CSVs + the 8 attack files (issue 25; mirror README: 1,081 data
     # files) + 12 optional Pillars-of-GEC files (10 systems, bea-dev.txt, bea-dev.m2).
-    # + ostling/ (48) and multigec/ (11) (issue 31 items 4-5).
-    assert len(entries) == 1041 + 28 + 4 + 8 + 12 + 59
+    # + ostling/ (48) and multigec/ (11) (issue 31 items 4-5) + the 23
+    # Chinese files that dataset=revisit_cgec and ChERRANT read (RevisitCGEC 15, MuCGEC dev 1,
+    # ChERRANT's cilin and confusion set 2 and its char-level demo 3, YACLC dev 2).
+    assert len(entries) == 1041 + 28 + 4 + 8 + 12 + 59 + 23
     optional = [e for e in entries if e.optional]
     assert len(optional) == 12 and all(
         e.path.startswith("pillars/data/") and e.github_parts()[:2]

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from gec_meta.edits.edit import Edit, apply_edits
-from gec_meta.edits.extract import ErrantExtractor, errant_edit_sets, errant_extractor, extractor_signature
+from gec_meta.edits.edit_sets import errant_edit_sets
+from gec_meta.edits.extract import ErrantExtractor, errant_extractor, extractor_signature
 
 
 def _pt_apply_edit(source, edit):

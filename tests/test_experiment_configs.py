@@ -196,7 +196,43 @@ def build_tiny_data(root: Path) -> Path:
            [",".join(names), *(("," * (len(names) - 1)) if k == 1 else
                                ",".join(f"{60 + 5 * ((s * 3 + k) % 7)}" for s in range(len(names)))
                                for k in range(n_wiki))])
+    _tiny_revisit_cgec(root)
     return root
+
+
+def _tiny_revisit_cgec(root: Path) -> None:
+    """RevisitCGEC's layout (data README 10.1-10.2): 100 MuCGEC ids (1-based) and 100 YACLC ids
+    (0-based), 6 systems, judgments with doc-ids, ChERRANT's two resources (cilin in GBK)."""
+    base = root / "revisitcgec"
+    chars = "我们今天去学校看书吃饭很好的了"
+    def text(k: int, v: int) -> str:
+        body = "".join(chars[(k + 3 * j + v * (j % 2)) % len(chars)] for j in range(6 + k % 4))
+        return body + "。"
+    systems = ("bart", "char", "s2e", "spm", "t5", "word")
+    ids = {"mucgec": list(range(1, 101)), "yaclc": list(range(100))}
+    for sub, idx in ids.items():
+        _write(base / "sentence ids" / f"{sub}_ids.txt", [str(i) for i in idx])
+        for s, name in enumerate(systems):
+            _write(base / "system corrections" / f"{name}.{sub}.txt", [text(k, s % 3) for k in range(100)])
+    _write(root / "mucgec" / "data" / "MuCGEC" / "MuCGEC_dev.txt",
+           [f"{i}\t{text(k, 0)}\t{text(k, 1)}" + (f"\t{text(k, 2)}" if k % 3 == 0 else "")
+            for k, i in enumerate(ids["mucgec"])])
+    for kind in ("minimal", "fluency"):
+        _write(root / "cltc" / "datasets" / "track3" / "dev" / f"yaclc-{kind}_dev.para",
+               [f"{i}\t{text(i, 0)}\t{text(i, 1)}\t{text(i, 2)}" for i in ids["yaclc"]])
+    items = []
+    for sub, idx in ids.items():
+        for k, i in enumerate(idx[:10]):
+            src_id = i - 1 if sub == "mucgec" else i
+            ranks = "".join(f'<translation system="{name}" rank="{1 + (s + k) % 6}" />' for s, name in enumerate(systems))
+            items.append(f'<ranking-item doc-id="{sub}" src-id="{src_id}" id="{len(items) + 1}" user="A1">{ranks}</ranking-item>')
+    (base / "judgments.xml").write_text('<error-correction-ranking-result source-language="cn" id="0" '
+                                        'target-language="cn">' + "".join(items) + "</error-correction-ranking-result>",
+                                        encoding="utf-8")
+    res = root / "mucgec" / "scorers" / "ChERRANT" / "data"
+    res.mkdir(parents=True, exist_ok=True)
+    (res / "cilin.txt").write_bytes("Aa01A01= 我 们\nBa01A01= 书 饭\n".encode("gbk"))
+    (res / "confusion_dict.txt").write_text("们 门 闷\n", encoding="utf-8")
 
 
 # ---------------------------------------------------------------------------- tiny models

@@ -1173,7 +1173,8 @@ def _remember_fake_root(fake_root):
 
 
 def test_253_errant_guard_in_edit_sets_names_the_line():
-    from gec_meta.edits.extract import MAX_TOKENS, SentenceTooLong, errant_edit_sets
+    from gec_meta.edits.edit_sets import errant_edit_sets
+    from gec_meta.edits.extract import MAX_TOKENS, SentenceTooLong
 
     with pytest.raises(SentenceTooLong, match=r"text set #1, sentence #0 \(line 1\): 513 tokens"):
         errant_edit_sets(["a b", "c d"], [["a b", "c d"], [" ".join(["x"] * (MAX_TOKENS + 1)), "c d"]])

@@ -281,14 +281,14 @@ def test_errant_extraction_bit_identical_across_threads(monkeypatch, gjg15_head,
 
 
 def test_errant_length_guard_names_the_line_with_a_pool(monkeypatch, gjg15_head):
-    from gec_meta.edits import extract
+    from gec_meta.edits import edit_sets, extract
 
     sources, hyps, _, _ = gjg15_head
     monkeypatch.setattr(extract, "MIN_PARALLEL_PAIRS", 0)
     long_row = list(hyps[0])
     long_row[7] = " ".join(["word"] * 600)
     with pytest.raises(extract.SentenceTooLong, match=r"text set #1, sentence #7 \(line 8\): 600 tokens"):
-        extract.errant_edit_sets(sources, [hyps[1], long_row], threads=2)
+        edit_sets.errant_edit_sets(sources, [hyps[1], long_row], threads=2)
     exc = extract.SentenceTooLong(3, 600, "w", "f.txt", 4, "here: ")
     back = pickle.loads(pickle.dumps(exc))
     assert (type(back), str(back), back.pair, back.line) == (extract.SentenceTooLong, str(exc), 3, 4)

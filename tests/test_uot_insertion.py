@@ -67,7 +67,7 @@ def test_sentence_42_edit_sentences_by_hand():
 def test_seeda_reference0_sentence42_rebuilds_his_or_her(data_root):
     from gec_meta.data.datasets import load_dataset
     from gec_meta.data.refsets import load_refset
-    from gec_meta.edits.extract import errant_edit_sets
+    from gec_meta.edits.edit_sets import errant_edit_sets
 
     ds = load_dataset("seeda", data_root, setting="base")
     refs = load_refset("official", ds, data_root, missing_annotator="source")

@@ -394,11 +394,11 @@ def attribute(metric: Metric, sources: Sequence[str], hypotheses: Sequence[str],
         threads: CPU threads for ERRANT extraction.
         options: :func:`attribute_edits` keywords.
     """
-    from gec_meta.edits.extract import errant_edit_sets
+    from gec_meta.edits.edit_sets import errant_edit_sets
 
     if len(hypotheses) != len(sources):
         raise ValueError(f"{len(hypotheses)} hypotheses for {len(sources)} sources")
-    edits = errant_edit_sets(sources, [hypotheses], threads)[0]
+    edits = errant_edit_sets(sources, [hypotheses], threads, language=metric.language)[0]
     return attribute_edits(metric, sources, edits, references, method, hypotheses=hypotheses, **options)
 
 

@@ -258,6 +258,7 @@ def run_job(cfg: DictConfig) -> dict:
     if job.references is not None and job.references.provenance:  # e.g. missing_annotator=annotator0 (gjg15 default)
         log.info("refs: %s %s", job.references.name, job.references.provenance)
     log.info("%s/%s %s %s: %s", result.dataset, result.setting, result.metric, result.aggregation, summary)
+    log.info("system scores: %s", ", ".join(f"{s} {v:.4f}" for s, v in result.system_scores.items()))
     return payload
 
 

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from types import MappingProxyType
 from typing import Mapping, Sequence
 
 import numpy as np
 
 from gec_meta.errors import ConfigError, DataError, MissingDataError
 from gec_meta.data.io import DEFAULT_UNICODE, check_nonempty, check_unicode_mode, read_floats, read_lines, read_text
+from gec_meta.data.dataset import Dataset, frozen_mapping as _frozen, require_dir as _require_dir
 from gec_meta.data.judgments import RankingItem, read_judgments
 from gec_meta.data.multigec import load_multigec2025
+from gec_meta.data.revisit_cgec import load_revisit_cgec
 from gec_meta.data.swedish import load_ostling2024
 
 CONLL14_SIZE = 1312
@@ -43,108 +43,6 @@ SEEDA_HUMAN = ("EW_edit", "EW_sent", "TS_edit", "TS_sent")
 GJG15_SYSTEMS = (
     "AMU", "RAC", "CAMB", "CUUI", "POST", "UFC", "PKU", "UMC", "IITB", "SJTU", "INPUT", "NTHU", "IPN",
 )
-
-
-@dataclass(frozen=True)
-class Dataset:
-    """A benchmark: system outputs, human system scores and human sentence rankings.
-
-    Attributes:
-        name, setting: e.g. ``seeda`` / ``base``.
-        corpus: the corpus the sentences come from (``conll14``, ``gmeg_wiki_test``), which
-            decides which reference sets apply.
-        sources: shape (N,).
-        systems: shape (S,), in the configured order.
-        hypotheses: shape (S, N).
-        human: human score name -> array of shape (S,).
-        judgments: aspect -> ranking items whose ``line`` is an index into ``sources``.
-        corpus_lines: shape (N,): the 0-based line of ``corpus`` of each sentence (refsets
-            map their references through it).
-        references: references shipped with the dataset (GMEG), shape (R, N), else empty.
-        options: loader options (enter the signature).
-        segment_scores: human sentence ratings, name -> shape (S, N) (GMEG-Wiki ``score``:
-            the mean rating of every system's output of every sentence), else empty.
-        files: system (or reference name) -> the file its text was read from (line n + 1 is
-            sentence n of a text file), for messages only; empty when unknown.
-        attack_systems: shape (A,): adversarial outputs scored beside the systems but without
-            human judgments (Goto et al. 2025; :mod:`gec_meta.meta.robustness`), else empty.
-        attack_hypotheses: shape (A, N).
-        language: the ISO 639-1 code of the texts (``en``; ``sv``, ``zh`` ...): which edit
-            extractor and language-specific metrics apply; named in the signature (``lang=``)
-            unless ``en``.
-    """
-
-    name: str
-    setting: str
-    corpus: str
-    sources: tuple[str, ...]
-    systems: tuple[str, ...]
-    hypotheses: tuple[tuple[str, ...], ...]
-    human: Mapping[str, np.ndarray]
-    judgments: Mapping[str, tuple[RankingItem, ...]]
-    corpus_lines: tuple[int, ...]
-    references: tuple[tuple[str, ...], ...] = ()
-    reference_names: tuple[str, ...] = ()
-    options: Mapping[str, object] = field(default_factory=dict)
-    segment_scores: Mapping[str, np.ndarray] = field(default_factory=dict)
-    files: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
-    attack_systems: tuple[str, ...] = ()
-    attack_hypotheses: tuple[tuple[str, ...], ...] = ()
-    language: str = "en"
-
-    @property
-    def num_systems(self) -> int:
-        return len(self.systems)
-
-    @property
-    def num_sentences(self) -> int:
-        return len(self.sources)
-
-    def signature(self) -> str:
-        from gec_meta.meta.signature import component
-
-        lang = {} if self.language == "en" else {"lang": self.language}
-        return component(self.name, {"setting": self.setting, **self.options, **lang})
-
-    def with_attacks(self) -> "Dataset":
-        """The attack systems appended to the systems as ordinary ones, shape (S + A,), with no
-        human scores or judgments: what a metric ranks in :mod:`gec_meta.meta.robustness`."""
-        if not self.attack_systems:
-            raise ConfigError(f"dataset {self.name} has no attack systems (dataset.attacks=true adds them)")
-        return replace(self, systems=self.systems + self.attack_systems,
-                       hypotheses=self.hypotheses + self.attack_hypotheses, human=_frozen({}),
-                       judgments=_frozen({}), segment_scores=_frozen({}), attack_systems=(), attack_hypotheses=())
-
-    def select(self, systems: Sequence[str]) -> "Dataset":
-        """The same dataset restricted to (and reordered as) ``systems``."""
-        unknown = [s for s in systems if s not in self.systems]
-        if unknown:
-            raise ConfigError(
-                f"unknown system(s) {unknown} for dataset {self.name}; known: {list(self.systems)}"
-            )
-        idx = [self.systems.index(s) for s in systems]
-        return Dataset(
-            self.name, self.setting, self.corpus, self.sources, tuple(systems),
-            tuple(self.hypotheses[i] for i in idx),
-            MappingProxyType({k: v[idx] for k, v in self.human.items()}),
-            self.judgments, self.corpus_lines, self.references, self.reference_names,
-            MappingProxyType({**self.options, "systems": ",".join(systems)}),
-            MappingProxyType({k: v[idx] for k, v in self.segment_scores.items()}),
-            self.files, self.attack_systems, self.attack_hypotheses, self.language,
-        )
-
-
-def _frozen(d: dict) -> Mapping:
-    return MappingProxyType(dict(d))
-
-
-def _require_dir(path: Path, what: str) -> Path:
-    if not path.is_dir():
-        raise MissingDataError(
-            f"{path}: {what} not found. Run `make data` (or `make data MIRROR=...`) or set "
-            f"GEC_META_DATA to the data directory."
-        )
-    return path
 
 
 def _read_floats(path: Path, expected: int) -> np.ndarray:
@@ -652,7 +550,7 @@ def load_bea19_dev_attack(root: str | Path, sentences: str = "all", whitespace: 
 
 
 LOADERS = {"seeda": load_seeda, "gjg15": load_gjg15, "gmeg": load_gmeg, "gmeg_wiki": load_gmeg_wiki,
-           "bea19_dev_attack": load_bea19_dev_attack}
+           "bea19_dev_attack": load_bea19_dev_attack, "revisit_cgec": load_revisit_cgec}
 # Swedish (Östling et al. 2024) and MultiGEC-2025 (text-free): gec_meta/data/{swedish,multigec}.py
 LOADERS.update({"ostling2024": load_ostling2024, "multigec2025": load_multigec2025})
 

@@ -49,13 +49,31 @@ OSTLING = ("robertostling/gec-evaluation", "5ac81800f2b1a112c135ef4944f2867bbe3c
 MULTIGEC_ANNOTATION = ("emilia-piotrowska/MultiGEC-2025-annotation", "79b0fe70233447c1bdac2cfee6a687f98f71ac71")
 MULTIGEC_RESULTS = ("spraakbanken/multigec-2025", "a9aa8b5a9eef95e1d47e305e838a5837096d6340")
 
+# Chinese (data README section 10.1-10.2): RevisitCGEC (Wang et al.), MuCGEC dev and ChERRANT's
+# resources (Zhang et al. 2022), CCL2022-CLTC track 3 YACLC dev; mirror paths = repository paths.
+REVISITCGEC = ("wang136906578/RevisitCGEC", "b869ed1be825a0bbe90d5143fd6fecd4c4449e7e")
+MUCGEC = ("HillZhang1999/MuCGEC", "39221934ee4ccf07801879136a75dd7e11319977")
+CLTC = ("blcuicall/CCL2022-CLTC", "483480c16886cd5464d96c467643caf82867ed6d")
+#: The files of those folders that the package reads (``dataset=revisit_cgec``, ChERRANT's
+#: alignment) or its tests compare with (ChERRANT's char-level demo); the rest of the mirror's
+#: copies (word-level samples, char_meta, READMEs) stay out of the manifest.
+CHINESE_FILES = frozenset(
+    ["revisitcgec/judgments.xml", "revisitcgec/sentence ids/mucgec_ids.txt", "revisitcgec/sentence ids/yaclc_ids.txt"]
+    + [f"revisitcgec/system corrections/{s}.{sub}.txt" for s in ("bart", "char", "s2e", "spm", "t5", "word")
+       for sub in ("mucgec", "yaclc")]
+    + ["mucgec/data/MuCGEC/MuCGEC_dev.txt", "mucgec/scorers/ChERRANT/data/cilin.txt",
+       "mucgec/scorers/ChERRANT/data/confusion_dict.txt", "mucgec/scorers/ChERRANT/samples/demo.hyp.para",
+       "mucgec/scorers/ChERRANT/samples/demo.hyp.m2.char", "mucgec/scorers/ChERRANT/samples/demo.ref.m2.char",
+       "cltc/datasets/track3/dev/yaclc-minimal_dev.para", "cltc/datasets/track3/dev/yaclc-fluency_dev.para"])
+CHINESE_FOLDERS = ("revisitcgec/", "mucgec/", "cltc/")
+
 #: Mirror files that exist in no repository (written from fetch.DERIVED_TABLES online).
 DERIVED_PATHS = frozenset(DERIVED_TABLES)
 
 #: Expected number of data files in the mirror. Its README's table says 1,024, but that table
 #: predates the derived ``seeda/readme_metric_scores.tsv`` (seeda/ holds 637 files, not 636)
 #: and the 16 CLEME example files of ``cleme/`` (issue 19 item 7).
-EXPECTED_FILES = 1081 + 59  # + GMEG FCE (28) and Yahoo scores (4), the 8 attack files (issue 25); ostling/ 48, multigec/ 11 (issue 31)
+EXPECTED_FILES = 1081 + 59 + len(CHINESE_FILES)  # + GMEG FCE (28) and Yahoo scores (4), the 8 attack files (issue 25); ostling/ 48, multigec/ 11 and the Chinese files (issue 31)
 
 #: Files that are not in the mirror (data README section 8: public but not copied) and that only
 #: ``dataset=bea19_dev_attack`` reads: path under ``pillars/`` = path in the repository; sha256
@@ -126,6 +144,9 @@ RULES: tuple[Rule, ...] = (
     Rule("ostling/", *OSTLING, ""),
     Rule("multigec/annotation/", *MULTIGEC_ANNOTATION, ""),
     Rule("multigec/results/", *MULTIGEC_RESULTS, "results/"),
+    Rule("revisitcgec/", *REVISITCGEC, ""),
+    Rule("mucgec/", *MUCGEC, ""),
+    Rule("cltc/", *CLTC, ""),
 )
 
 
@@ -147,7 +168,7 @@ def mirror_files(mirror: Path) -> list[str]:
     for file in mirror.rglob("*"):
         if file.is_file():
             rel = file.relative_to(mirror).as_posix()
-            if file.name != "README.md":
+            if file.name != "README.md" and (not rel.startswith(CHINESE_FOLDERS) or rel in CHINESE_FILES):
                 paths.append(rel)
     return sorted(paths)
 

@@ -179,10 +179,10 @@ def load_multigec2025(root: str | Path, language: str = "sv", track: str = "mini
     hypotheses are empty placeholders (shape (T,)); a text-based metric stops
     (:func:`require_texts`); the official scores are the metric ``multigec_official``.
     """
-    from gec_meta.data.datasets import Dataset, _frozen, _require_dir
+    from gec_meta.data.dataset import Dataset, frozen_mapping, require_dir
 
     _check(language, track)
-    _require_dir(Path(root) / "multigec", "MultiGEC-2025 annotation data")
+    require_dir(Path(root) / "multigec", "MultiGEC-2025 annotation data")
     ratings = multigec_ratings(root, language, track)
     systems = multigec_systems(track)
     official_scores(root, language, track)  # every system has a row: fail at load time, not in the metric
@@ -194,10 +194,10 @@ def load_multigec2025(root: str | Path, language: str = "sv", track: str = "mini
         sources=placeholder,
         systems=systems,
         hypotheses=(placeholder,) * len(systems),
-        human=_frozen({a: r.mean(axis=1) for a, r in ratings.items()}),
-        judgments=_frozen({}),
+        human=frozen_mapping({a: r.mean(axis=1) for a, r in ratings.items()}),
+        judgments=frozen_mapping({}),
         corpus_lines=tuple(range(MULTIGEC_TEXTS)),
-        options=_frozen({"texts": "none"}),
+        options=frozen_mapping({"texts": "none"}),
         language=language,
     )
 

@@ -102,6 +102,8 @@ class References:
         files: shape (R,), the file each reference was read from ("" or empty: unknown), and
         lines: shape (N,), the line of each sentence in them (an M2 file's ``S`` lines; empty:
             line n + 1), both for messages only.
+        language: ISO 639-1 code of the texts: gold edits extracted from them come from its
+            extractor (:func:`gec_meta.edits.languages.edit_extractor`).
     """
 
     name: str
@@ -114,6 +116,7 @@ class References:
     present: tuple[tuple[bool, ...], ...] | None = field(default=None, repr=False)
     files: tuple[str, ...] = field(default=(), repr=False, compare=False)
     lines: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    language: str = field(default="en", repr=False)
 
     def where(self, r: int, n: int) -> str:
         """Where reference r's sentence n came from: ``file:line`` (plus the annotator when
@@ -152,7 +155,7 @@ class References:
     @functools.cached_property
     def _extracted_gold(self):
         """ERRANT gold edits of the texts (sets without an M2), computed on first use."""
-        return extracted_gold_edits(self.sources, self.texts)
+        return extracted_gold_edits(self.sources, self.texts, self.language)
 
 
 class ReferenceRows(tuple):
@@ -198,7 +201,7 @@ class ReferenceForms(tuple):
 
 
 def extracted_gold_edits(
-    sources: Sequence[str], texts: Sequence[Sequence[str]]
+    sources: Sequence[str], texts: Sequence[Sequence[str]], language: str = "en"
 ) -> tuple[tuple[tuple[GoldEdit, ...], ...], ...]:
     """Gold edits of plain-text references, extracted by ERRANT (batched and disk-cached).
 
@@ -209,17 +212,32 @@ def extracted_gold_edits(
     Args:
         sources: shape (N,).
         texts: shape (R, N).
+        language: the texts' language; Chinese gets ChERRANT's edits (every cheapest
+            alignment's, each edit once: what m2scorer reads from ChERRANT's M2 file).
 
     Returns:
         shape (R, N) of gold-edit tuples.
     """
-    from gec_meta.edits.extract import errant_edit_sets
+    from gec_meta.edits.edit_sets import errant_edit_sets
 
-    edit_sets = errant_edit_sets(sources, texts, unique=True)  # noop/UNK dropped, each edit once
+    edit_sets = errant_edit_sets(sources, texts, unique=True, language=language)  # noop/UNK dropped, each edit once
     return tuple(
         tuple(tuple(GoldEdit(e.start, e.end, e.type, (e.correction,), r) for e in sent) for sent in col)
         for r, col in enumerate(edit_sets)
     )
+
+
+def _stand_ins(texts: Sequence[Sequence[str]]):
+    """References with a varying number per sentence (RevisitCGEC's 1-11), shape (R, N), where
+    "" marks an absent one: the absent slots filled with a copy of the sentence's first
+    reference (a stand-in, as for M2 annotators absent from a sentence) and the mask
+    :attr:`References.present`, or the texts and None when every slot holds a reference."""
+    texts = tuple(tuple(col) for col in texts)
+    if all(t for col in texts for t in col):
+        return texts, None
+    present = tuple(tuple(bool(t) for t in col) for col in texts)
+    first = [next((col[n] for col in texts if col[n]), "") for n in range(len(texts[0]))]
+    return tuple(tuple(t if t else first[n] for n, t in enumerate(col)) for col in texts), present
 
 
 def _presence(sentences: Sequence[M2Sentence], annotators: Sequence[int]) -> tuple[tuple[bool, ...], ...] | None:
@@ -298,10 +316,15 @@ def load_refset(
         if not dataset.references:
             raise ConfigError(f"dataset {dataset.name} ships no references")
         # Text only (GMEG-Wiki's ref1-ref3): M2-based metrics get gold edits extracted by ERRANT,
-        # as for the Sakaguchi sets (named in the signature: gold_edits=errant).
-        return References("official", dataset.reference_names, dataset.references, None,
-                          {"gold_edits": "errant"}, sources=tuple(dataset.sources),
-                          files=tuple(dataset.files.get(r, "") for r in dataset.reference_names))
+        # as for the Sakaguchi sets (named in the signature: gold_edits=errant), or by the
+        # language's extractor (gold_edits=cherrant-char for Chinese).
+        from gec_meta.edits.languages import extractor_name
+
+        texts, present = _stand_ins(dataset.references)
+        return References("official", dataset.reference_names, texts, None,
+                          {"gold_edits": extractor_name(dataset.language)}, sources=tuple(dataset.sources),
+                          files=tuple(dataset.files.get(r, "") for r in dataset.reference_names),
+                          present=present, language=dataset.language)
     if name == "official":
         return _from_m2(
             "official", dataset, root / "conll14" / "conll14st-test.m2", (0, 1),

@@ -134,13 +134,13 @@ def load_ostling2024(root: str | Path, level: str = "all", text: str = "rated",
     (the paper's Table 4); segment ratings of the same names, shape (S, N), NaN for "other" (0).
     Sources and reference are checked equal to the json's ``original`` and ``reference``.
     """
-    from gec_meta.data.datasets import Dataset, _frozen, _require_dir
+    from gec_meta.data.dataset import Dataset, frozen_mapping, require_dir
 
     levels = _levels(level)
     if text not in OSTLING_TEXTS:
         raise ConfigError(f"dataset.text={text!r}; choose {' or '.join(OSTLING_TEXTS)}")
     check_unicode_mode(unicode)
-    _require_dir(Path(root) / "ostling", "Östling et al. 2024 data")
+    require_dir(Path(root) / "ostling", "Östling et al. 2024 data")
     sources, refs, hyps = [], [], {s: [] for s in OSTLING_SYSTEMS}
     segment = {a: [] for a in OSTLING_ASPECTS}
     for lv in levels:
@@ -178,14 +178,14 @@ def load_ostling2024(root: str | Path, level: str = "all", text: str = "rated",
         sources=tuple(sources),
         systems=OSTLING_SYSTEMS,
         hypotheses=tuple(tuple(hyps[s]) for s in OSTLING_SYSTEMS),
-        human=_frozen(human),
-        judgments=_frozen({}),
+        human=frozen_mapping(human),
+        judgments=frozen_mapping({}),
         corpus_lines=tuple(range(n)),
         references=(tuple(refs),),
         reference_names=("corr",),
-        options=_frozen({**({} if text == "rated" else {"text": text}), "annotator": OSTLING_ANNOTATOR,
+        options=frozen_mapping({**({} if text == "rated" else {"text": text}), "annotator": OSTLING_ANNOTATOR,
                          "unicode": unicode}),
-        segment_scores=_frozen(seg),
-        files=_frozen(files),
+        segment_scores=frozen_mapping(seg),
+        files=frozen_mapping(files),
         language="sv",
     )

@@ -58,8 +58,11 @@ class Entry:
 
     def url(self, base_url: str = RAW_BASE_URL) -> str:
         """The raw download URL of a ``github:`` source."""
+        from urllib.parse import quote
+
         repo, commit, repo_path = self.github_parts()
-        return f"{base_url.rstrip('/')}/{repo}/{commit}/{repo_path}"
+        # quoted: RevisitCGEC's folders have spaces ("system corrections/...")
+        return f"{base_url.rstrip('/')}/{repo}/{commit}/{quote(repo_path)}"
 
     @property
     def gzipped(self) -> bool:

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
-#: ERRANT edit types that are not edits (errant_compare drops them).
-IGNORED_TYPES = frozenset({"noop", "UNK"})
+#: Edit types that are not edits: ERRANT's noop and UNK (errant_compare drops them) and
+#: ChERRANT's NA (a reference that could not be annotated).
+IGNORED_TYPES = frozenset({"noop", "UNK", "NA"})
 
 #: (start, end, correction): what edit matching compares.
 EditKey = tuple[int, int, str]

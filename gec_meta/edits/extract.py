@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextvars
 import functools
 import heapq
-import warnings
 from contextlib import contextmanager
 from typing import Callable, Iterator, Sequence
 
@@ -26,7 +25,7 @@ import numpy as np
 from gec_meta.cache import KeyValueStore, code_version, entry_exists, save_array, text_hash
 from gec_meta.cache.claims import fill
 from gec_meta.edits.edit import Edit
-from gec_meta.errors import DataError, InputWarning
+from gec_meta.errors import DataError
 from gec_meta.edits.spacy_speed import spacy_speedups
 from gec_meta.parallel import MAX_CHUNKS, parallel_map
 
@@ -202,7 +201,27 @@ def _split_by_source(pairs: Sequence[tuple[str, str]], parts: int) -> list[list[
     return [groups[k] for k in order if groups[k]]
 
 
-class ErrantExtractor:
+class StoredExtractor:
+    """An edit extractor's disk store (:class:`~gec_meta.cache.KeyValueStore`), opened lazily in
+    the namespace :meth:`namespace` (the extractor's identity)."""
+
+    _store: KeyValueStore | None = None
+
+    def namespace(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def store(self) -> KeyValueStore:
+        if self._store is None:
+            self._store = KeyValueStore(self.namespace())
+        return self._store
+
+    def reset(self) -> None:
+        """Forget the open edit store (the next call reopens it, e.g. in a new cache folder)."""
+        self._store = None
+
+
+class ErrantExtractor(StoredExtractor):
     """Batched, deduplicated, disk-cached ERRANT edit extraction.
 
     New pairs are cut into chunks of ~150 pairs grouped by source sentence, and
@@ -224,17 +243,10 @@ class ErrantExtractor:
         self.batch_size = batch_size
         self.progress = progress
         self.workers = workers
-        self._store: KeyValueStore | None = None
-
-    @property
-    def store(self) -> KeyValueStore:
-        if self._store is None:
-            self._store = KeyValueStore(extractor_signature())
-        return self._store
-
-    def reset(self) -> None:
-        """Forget the open edit store (the next call reopens it, e.g. in a new cache folder)."""
         self._store = None
+
+    def namespace(self) -> str:
+        return extractor_signature()
 
     def extract(self, pairs: Sequence[tuple[str, str]], threads: int | None = None) -> list[tuple[Edit, ...]]:
         """ERRANT edits of every (source, target) pair.
@@ -346,7 +358,6 @@ def unique_edits(edits: Sequence[Edit]) -> tuple[Edit, ...]:
 #: caller that knows (:class:`gec_meta.meta.task.Task`) through :func:`text_origins`.
 Locator = Callable[[str, int], "tuple[str, str] | None"]
 _ORIGIN: contextvars.ContextVar[Locator | None] = contextvars.ContextVar("gec_meta_text_origin", default=None)
-_REPEATS_REPORTED: set[str] = set()
 
 
 @contextmanager
@@ -357,61 +368,3 @@ def text_origins(locate: Locator) -> Iterator[None]:
         yield
     finally:
         _ORIGIN.reset(token)
-
-
-def _report_repeats(texts: Sequence[Sequence[str]], k: int, lines: list[int], example: Edit) -> None:
-    """Warn once per file or system that ERRANT extracted an edit twice (counted once)."""
-    n = lines[0]
-    located = None
-    locate = _ORIGIN.get()
-    if locate is not None:
-        located = locate(texts[k][n], n)
-    where, group = located or (f"text set #{k}, line {n + 1}", f"text set #{k}")
-    if group in _REPEATS_REPORTED:
-        return
-    _REPEATS_REPORTED.add(group)
-    warnings.warn(
-        f"{where}: ERRANT extracted the edit ({example.start}, {example.end}, {example.correction!r}) twice; "
-        f"{len(lines)} sentence(s) of it have a repeated edit, each counted once (the edits of a text are a set, "
-        "as errant_compare keys them)", InputWarning, stacklevel=3,
-    )
-
-
-def errant_edit_sets(sources: Sequence[str], texts: Sequence[Sequence[str]],
-                     threads: int | None = None, unique: bool = False) -> list[list[tuple[Edit, ...]]]:
-    """ERRANT edits (noop/UNK dropped: :func:`significant`) of every text of every correction set.
-
-    Args:
-        sources: shape (N,), tokenised.
-        texts: shape (T, N): hypotheses or references (tokenised text).
-        threads: as :meth:`ErrantExtractor.extract`.
-        unique: each edit of a text once (:func:`unique_edits`), with one warning per file or
-            system where ERRANT extracted an edit twice (named through :func:`text_origins`).
-
-    Returns:
-        shape (T, N).
-    """
-    N = len(sources)
-    try:
-        flat = errant_extractor().extract([(sources[n], t[n]) for t in texts for n in range(N)], threads)
-    except SentenceTooLong as exc:
-        k, n = divmod(exc.pair, N)
-        raise exc.located(f"text set #{k}, sentence #{n} (line {n + 1}): ") from None
-    if not unique:
-        return [[significant(flat[k * N + n]) for n in range(N)] for k in range(len(texts))]
-    out = []
-    for k in range(len(texts)):
-        row, repeats, example = [], [], None
-        for n in range(N):
-            edits = significant(flat[k * N + n])
-            kept = unique_edits(edits)
-            if len(kept) < len(edits):
-                repeats.append(n)
-                if example is None:
-                    keys = [e.key for e in edits]
-                    example = next(e for e in kept if keys.count(e.key) > 1)
-            row.append(kept)
-        if repeats:
-            _report_repeats(texts, k, repeats, example)
-        out.append(row)
-    return out

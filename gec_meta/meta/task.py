@@ -450,6 +450,12 @@ class Task:
 
     def __post_init__(self):
         check_fields(self, "meta_eval")
+        from gec_meta.data.multigec import require_texts
+
+        require_texts(self.dataset, self.metric)  # text-free datasets (multigec2025): score-file metrics only
+        # the dataset's language reaches the metric (a ConfigError here, before any work, when
+        # the metric has no honest implementation for it)
+        object.__setattr__(self, "metric", self.metric.for_language(self.dataset.language))
         from gec_meta.meta.ties import KENDALL_VARIANTS
 
         variants = self.kendall_variants
@@ -481,9 +487,6 @@ class Task:
             (bound metric, statistics of shape (S, N, R, K)).
         """
         metric, ds = self.metric, self.dataset
-        from gec_meta.data.multigec import require_texts
-
-        require_texts(ds, metric)  # text-free datasets (multigec2025): score-file metrics only
         refs = None
         if metric.needs_references:
             if self.references is None:

@@ -12,7 +12,8 @@ Reference-free metrics use ``num_references == 1`` (a dummy axis) and ignore the
 from __future__ import annotations
 
 import abc
-from dataclasses import dataclass, fields
+import dataclasses
+from dataclasses import dataclass, field, fields
 from typing import ClassVar, Sequence
 
 import numpy as np
@@ -34,6 +35,13 @@ class Metric(abc.ABC):
         version: bump whenever the statistics of the same input change (invalidates caches).
         cacheable: False for metrics whose statistics are cheaper to recompute than to cache
             (they are then always computed for all systems at once).
+        languages: the languages (ISO 639-1) the metric has an honest implementation for, or
+            :data:`ANY_LANGUAGE`; English only unless a metric says otherwise.  Metrics whose
+            support depends on a model (an encoder) override :meth:`language_problem`.
+
+    The language of the text a metric scores is ``_language`` (``en`` by default; the task sets
+    the dataset's through :meth:`for_language`).  It enters :meth:`options` (``lang=zh``) only
+    when it is not English, so English signatures and cache keys are unchanged.
     """
 
     name: ClassVar[str] = "metric"
@@ -43,6 +51,9 @@ class Metric(abc.ABC):
     higher_is_better: ClassVar[bool] = True
     version: ClassVar[str] = "1"
     cacheable: ClassVar[bool] = True
+    languages: ClassVar[tuple[str, ...] | str] = ("en",)
+    #: the language of the texts scored (set from the dataset by :meth:`for_language`)
+    _language: str = field(default="en", repr=False, kw_only=True)
 
     #: Sentence scores closer than this (absolute) are ties wherever sentence scores are
     #: compared pairwise (TrueSkill, Expected Wins, sentence-level agreement): see
@@ -192,10 +203,47 @@ class Metric(abc.ABC):
         ``results.md``, never in ``results.json``; default None."""
         return None
 
+    # ----------------------------------------------------------------- language
+    @property
+    def language(self) -> str:
+        """ISO 639-1 code of the texts this metric scores (``en`` unless :meth:`for_language`)."""
+        return self._language
+
+    def language_problem(self, language: str) -> str | None:
+        """None when this metric can score ``language`` honestly, else one line saying why not
+        and what to set instead (the message of :meth:`for_language`'s ConfigError)."""
+        if self.languages == ANY_LANGUAGE or language in self.languages:
+            from gec_meta.metrics.languages import model_language_problem
+
+            return model_language_problem(self, language)  # an English-only encoder or scorer
+        return (f"metric {self.name} has no implementation for language {language!r} (it supports "
+                f"{', '.join(self.languages)}: {self.language_note or 'an English model'}); choose another metric")
+
+    #: what makes the metric language-specific, for :meth:`language_problem`'s message
+    language_note: ClassVar[str] = ""
+
+    def for_language(self, language: str) -> "Metric":
+        """This metric set to score texts in ``language``.
+
+        Raises:
+            ConfigError: the metric has no honest implementation for ``language``
+                (:meth:`language_problem`), before any work.
+        """
+        from gec_meta.errors import ConfigError
+
+        problem = self.language_problem(language)
+        if problem:
+            raise ConfigError(problem)
+        return self if language == self._language else dataclasses.replace(self, _language=language)
+
     # ----------------------------------------------------------------- identity
     def options(self) -> dict[str, object]:
-        """The fields that change the number, as plain values (for signatures and caches)."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.repr}
+        """The fields that change the number, as plain values (for signatures and caches);
+        ``lang`` when the language is not English."""
+        opts = {f.name: getattr(self, f.name) for f in fields(self) if f.repr}
+        if self._language != "en":
+            opts["lang"] = self._language
+        return opts
 
     def signature(self) -> str:
         """Description of this metric for result signatures, e.g. ``errant(beta=0.5,v=1)``;
@@ -228,6 +276,11 @@ class Metric(abc.ABC):
     def stats_options(self) -> dict[str, object]:
         """Options that affect :meth:`statistics` (default: all of them)."""
         return self.options()
+
+
+#: :attr:`Metric.languages` of a metric that works on any language (it reads tokens, or edits
+#: from :func:`gec_meta.edits.languages.edit_extractor`).
+ANY_LANGUAGE = "any"
 
 
 def merge_near_ties(scores: np.ndarray, tolerance: float) -> np.ndarray:

@@ -333,6 +333,17 @@ class Ensemble(Metric):
         return out
 
     # ----------------------------------------------------------------- identity
+    def language_problem(self, language: str) -> str | None:
+        """The first member's problem with ``language`` (None when every member can score it)."""
+        return next((p for p in (m.language_problem(language) for m in self._metrics) if p), None)
+
+    def for_language(self, language: str) -> "Ensemble":
+        """This ensemble with every member set to ``language`` (ConfigError as
+        :meth:`Metric.for_language` when a member cannot score it)."""
+        out = super().for_language(language)
+        object.__setattr__(out, "_metrics", tuple(m.for_language(language) for m in out._metrics))
+        return out
+
     def options(self) -> dict[str, object]:
         return {"combine": self.combine, "rank_ties": self.rank_ties,
                 "members": "[" + ";".join(m.signature() for m in self._metrics) + "]"}

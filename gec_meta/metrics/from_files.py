@@ -23,7 +23,7 @@ import numpy as np
 from gec_meta.cache import text_hash
 from gec_meta.data.io import read_floats, read_text
 from gec_meta.errors import ConfigError, DataError, MissingDataError
-from gec_meta.metrics.base import Metric
+from gec_meta.metrics.base import ANY_LANGUAGE, Metric
 from gec_meta.report.tables import atomic_write_text
 
 
@@ -115,9 +115,11 @@ class FromFiles(Metric):
     cacheable: ClassVar[bool] = False
     #: Reads no text (runs on text-free datasets such as ``multigec2025``).
     reads_texts: ClassVar[bool] = False
+    languages: ClassVar[tuple[str, ...] | str] = ANY_LANGUAGE  # scores computed elsewhere
 
     def options(self):
-        return {"dir": self.dir, "label": self.label or Path(self.dir).name, "content": self._content}
+        return {"dir": self.dir, "label": self.label or Path(self.dir).name, "content": self._content,
+                **({"lang": self._language} if self._language != "en" else {})}
 
     depends_on_system_set: ClassVar[bool] = True
 

@@ -68,7 +68,7 @@ from gec_meta.errors import ConfigError, GecMetaError, MissingDataError
 from gec_meta.llm.backends import Request
 from gec_meta.llm.parsing import SCORE_MIN, ParsedAnswer, answer_schema, parse_answer
 from gec_meta.llm.prompts import Context, PromptTemplate, corpus_context, mark_edits
-from gec_meta.metrics.base import Metric
+from gec_meta.metrics.base import ANY_LANGUAGE, Metric
 
 #: At most five targets per prompt (Kobayashi et al. 2024a, App. A: "N takes values from 1 to 5").
 MAX_TARGETS = 5
@@ -143,6 +143,12 @@ class LLMRunLog:
             setattr(self, f.name, f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default)
 
 
+#: English names of ISO 639-1 codes, for the ``{{ language }}`` of the multilingual prompts.
+LANGUAGE_NAMES = {"en": "English", "zh": "Chinese", "sv": "Swedish", "de": "German", "cs": "Czech", "ru": "Russian",
+                  "uk": "Ukrainian", "es": "Spanish", "fr": "French", "it": "Italian", "ja": "Japanese",
+                  "ko": "Korean", "ar": "Arabic", "et": "Estonian", "lv": "Latvian", "sl": "Slovenian",
+                  "el": "Greek", "is": "Icelandic", "pt": "Portuguese", "nl": "Dutch"}
+
 @dataclass(frozen=True)
 class LLMEvaluator(Metric):
     """An LLM evaluator of Kobayashi et al. (2024a); see the module docstring.
@@ -213,8 +219,26 @@ class LLMEvaluator(Metric):
             object.__setattr__(self, "_prompt_template", cached)
         return cached
 
+    languages: ClassVar[tuple[str, ...] | str] = ANY_LANGUAGE  # with a prompt that names the language
+
+    def language_problem(self, language: str) -> str | None:
+        """English only with the paper's prompts (they say the essays are by English learners)
+        and its CoNLL-2014 context; another language needs the ``*_multilingual`` prompt, which
+        names it, and ``context=none`` (or a corpus of that language)."""
+        if language == "en":
+            return None
+        stem = Path(self.template).stem
+        if stem in ("llm_s", "llm_e"):
+            return (f"metric {self.name} on language {language!r}: its prompt {stem} describes essays by English "
+                    f"learners; set metric.template={stem}_multilingual (it names the learners' language)")
+        if self.context == "conll14":
+            return (f"metric {self.name} on language {language!r}: metric.context=conll14 reads English essays; "
+                    "set metric.context=none (or a path to a corpus of that language)")
+        return super().language_problem(language)
+
     def options(self) -> dict[str, object]:
         return {
+            **({"lang": self._language} if self._language != "en" else {}),
             "llm": self.llm.signature(), "decoding": self.llm.decoding.describe(),
             "criterion": self.criterion or "none",
             "template": f"{Path(self.template).stem}@{self.prompt_template.identity[:8]}",
@@ -312,8 +336,10 @@ class LLMEvaluator(Metric):
                 for n, gs in enumerate(groups) for g in gs]
 
     def prompt_variables(self) -> dict[str, object]:
-        """Template variables of this metric besides the per-prompt ones (none here)."""
-        return {}
+        """Template variables of this metric besides the per-prompt ones: ``language``, the
+        English name of the texts' language (:data:`LANGUAGE_NAMES`), which the ``*_multilingual``
+        prompts name."""
+        return {"language": LANGUAGE_NAMES.get(self._language, self._language)}
 
     # ----------------------------------------------------------------- answer format
     def request_schema(self, job: PromptJob) -> dict | None:
@@ -559,9 +585,13 @@ class LLMEdit(LLMEvaluator):
     criteria: ClassVar[tuple[str, ...]] = ("difficulty", "impact")
 
     def prepare(self, pairs: Sequence[tuple[str, str]]) -> None:
-        from gec_meta.edits.extract import errant_extractor
+        from gec_meta.edits.languages import edit_extractor
 
-        edits = errant_extractor().extract(list(pairs))
+        edits = edit_extractor(self._language).extract(list(pairs))
+        if self._language == "zh":  # ChERRANT: the first alignment's edits, a partition to mark
+            from gec_meta.edits.cherrant import first_alignment
+
+            edits = [first_alignment(e) for e in edits]
         object.__setattr__(self, "_edits", dict(zip(pairs, edits)))
 
     def format_targets(self, source: str, targets: Sequence[str]) -> list[str]:

@@ -49,16 +49,13 @@ from typing import ClassVar
 from gec_meta.config import integer, valid
 from gec_meta.errors import ConfigError
 from gec_meta.llm.parsing import ParsedAnswer, parse_sentence
-from gec_meta.metrics.llm import LLMEvaluator, PromptJob
+from gec_meta.metrics.llm import LANGUAGE_NAMES, LLMEvaluator, PromptJob
 from gec_meta.metrics.ngram.overlap import CHARACTER_LANGUAGES, MAX_ORDER, text_overlap
 
-#: ISO 639-1 code -> the English name the prompt uses: MultiGEC-2025's 12 languages (Masciolini
-#: et al. 2025), Chinese and Japanese.
-LANGUAGES = {
-    "cs": "Czech", "de": "German", "el": "Greek", "en": "English", "et": "Estonian", "is": "Icelandic",
-    "it": "Italian", "lv": "Latvian", "ru": "Russian", "sl": "Slovene", "sv": "Swedish", "uk": "Ukrainian",
-    "zh": "Chinese", "ja": "Japanese",
-}
+#: ISO 639-1 code -> the English name the prompt uses (:data:`~gec_meta.metrics.llm.LANGUAGE_NAMES`):
+#: MultiGEC-2025's 12 languages (Masciolini et al. 2025), Chinese and Japanese.
+LANGUAGES = {code: LANGUAGE_NAMES[code] for code in
+             ("cs", "de", "el", "en", "et", "is", "it", "lv", "ru", "sl", "sv", "uk", "zh", "ja")}
 
 
 @dataclass(frozen=True)
@@ -108,6 +105,19 @@ class LLMPostEdit(LLMEvaluator):
 
     def prompt_variables(self) -> dict[str, object]:
         return {"language": LANGUAGES[self.language]}
+
+    def for_language(self, language: str) -> "LLMPostEdit":
+        """The metric for the dataset's texts: ``language`` (``dataset.language``) is the one the
+        prompt names and the overlap tokenises, unless ``metric.language`` names another one
+        (then a ConfigError: the prompt would name the wrong language)."""
+        if self.language not in ("en", language):
+            raise ConfigError(f"metric.language={self.language!r} but the dataset's texts are {language!r}; "
+                              "leave metric.language unset (it follows the dataset)")
+        if language not in LANGUAGES:
+            raise ConfigError(f"metric llm_pe on language {language!r}: not a language of the post-editing "
+                              f"prompt; ISO 639-1 codes known: {sorted(LANGUAGES)}")
+        metric = self if self.language == language else dataclasses.replace(self, language=language)
+        return super(LLMPostEdit, metric).for_language(language)
 
     def _decoding(self, attempt: int):
         return dataclasses.replace(super()._decoding(attempt), max_new_tokens=self.max_new_tokens)

@@ -18,7 +18,7 @@ import numpy as np
 from gec_meta.config import one_of, valid
 from gec_meta.data.multigec import MULTIGEC_COLUMNS, MULTIGEC_LANGUAGES, MULTIGEC_TRACKS, multigec_systems, official_scores
 from gec_meta.errors import ConfigError
-from gec_meta.metrics.base import Metric
+from gec_meta.metrics.base import ANY_LANGUAGE, Metric
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,7 @@ class MultigecOfficial(Metric):
     permutable: ClassVar[bool] = False
     #: Resampling texts cannot change a published score: no bootstrap CI (Task raises).
     resamplable: ClassVar[bool] = False
+    languages: ClassVar[tuple[str, ...] | str] = ANY_LANGUAGE  # scores computed by the shared task
     #: Reads no text: runs on the text-free ``multigec2025`` (:func:`gec_meta.data.multigec.require_texts`).
     reads_texts: ClassVar[bool] = False
     stat_names: ClassVar[tuple[str, ...]] = ("score", "system_score")

@@ -343,7 +343,7 @@ class CLEME(PRFMetric):
     def _spans(self, sources: Sequence[str], texts: Sequence[Sequence[str]]) -> list[list[list[Span]]]:
         """(o_start, o_end, c_start, c_end) of the edits of every text, shape (T, N, E): the
         edits a row carries, else ERRANT's (:func:`~gec_meta.metrics.edit.errant.given_or_extracted`)."""
-        edits, given = given_or_extracted(sources, texts, self.threads)
+        edits, given = given_or_extracted(sources, texts, self.threads, language=self._language)
         return [[gold_spans(e) for e in row] if g
                 else [[(e.start, e.end, e.c_start, e.c_end) for e in sent] for sent in row]
                 for row, g in zip(edits, given)]

@@ -43,7 +43,7 @@ import numpy as np
 from gec_meta.edits.edit import Edit, EditKey  # noqa: F401  (the package's one edit type)
 from gec_meta.fields import positive, valid
 from gec_meta.errors import ConfigError
-from gec_meta.metrics.base import Metric, f_beta
+from gec_meta.metrics.base import ANY_LANGUAGE, Metric, f_beta
 
 LEVELS = ("corpus", "sentence")
 
@@ -163,6 +163,8 @@ class PRFMetric(Metric, abc.ABC):
     level_in_statistics: ClassVar[bool] = False
     accepts_hypothesis_edits: ClassVar[bool] = False
     stat_names: ClassVar[tuple[str, ...]] = ("tp", "fp", "fn")
+    #: edits come from the language's extractor (:func:`gec_meta.edits.languages.edit_extractor`)
+    languages: ClassVar[tuple[str, ...] | str] = ANY_LANGUAGE
 
     def __post_init__(self):
         super().__post_init__()
@@ -184,6 +186,10 @@ class PRFMetric(Metric, abc.ABC):
         opts = super().options()
         if self._hyp_edits:
             opts["hyp_edits"] = "m2"
+        if self._language != "en":  # the extractor, where ERRANT's versions name it for English
+            from gec_meta.edits.languages import extractor_name
+
+            opts["edits"] = extractor_name(self._language)
         return opts
 
     def stats_options(self) -> dict[str, object]:

@@ -18,7 +18,9 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.edits.edit import Edit
-from gec_meta.edits.extract import errant_edit_sets, errant_extractor, significant, unique_edits
+from gec_meta.edits.edit_sets import errant_edit_sets
+from gec_meta.edits.extract import significant, unique_edits
+from gec_meta.edits.languages import edit_extractor
 from gec_meta.metrics.edit.core import EditMatch, EditMetric, given_edits, match_by_key, reference_kind_for
 
 
@@ -31,6 +33,7 @@ def gold_to_edits(gold: Sequence) -> tuple[Edit, ...]:
 
 def given_or_extracted(
     sources: Sequence[str], texts: Sequence[Sequence[str]], threads: int | None = None, unique: bool = False,
+    language: str = "en",
 ) -> tuple[list[Sequence[tuple]], list[bool]]:
     """The edits of every row of texts: the ones it carries, else ERRANT's.
 
@@ -42,14 +45,16 @@ def given_or_extracted(
         sources: shape (N,).
         texts: shape (T, N).
         threads: caps ERRANT's worker processes.
-        unique: extracted edits each once (:func:`~gec_meta.edits.extract.errant_edit_sets`).
+        unique: extracted edits each once (:func:`~gec_meta.edits.edit_sets.errant_edit_sets`).
+        language: the texts' language (picks the extractor).
 
     Returns:
         (edits of shape (T, N), whether each row's edits are given, shape (T,)).
     """
     given = [given_edits(row) for row in texts]
     todo = [t for t, g in enumerate(given) if g is None]
-    extracted = dict(zip(todo, errant_edit_sets(sources, [texts[t] for t in todo], threads, unique))) if todo else {}
+    extracted = dict(zip(todo, errant_edit_sets(sources, [texts[t] for t in todo], threads, unique,
+                                                          language))) if todo else {}
     return [extracted[t] if g is None else g for t, g in enumerate(given)], [g is not None for g in given]
 
 
@@ -89,8 +94,18 @@ class Errant(EditMetric):
     ) -> list[list[tuple[Edit, ...]]]:
         """Edits of every hypothesis, shape (S, N): a system's given edits (its M2 file's, as
         :func:`gold_to_edits`), else ERRANT's."""
-        edits, given = given_or_extracted(sources, hypotheses, self.threads, unique=True)
-        return [[gold_to_edits(e) for e in row] if g else list(row) for row, g in zip(edits, given)]
+        edits, given = given_or_extracted(sources, hypotheses, self.threads, unique=True, language=self._language)
+        return [[gold_to_edits(e) for e in row] if g else self._partition(row) for row, g in zip(edits, given)]
+
+    def _partition(self, row: Sequence[tuple[Edit, ...]]) -> list[tuple[Edit, ...]]:
+        """Extracted edits as this metric reads them: as they are, except that the weighted
+        variants (PT-ERRANT, UOT-ERRANT, which apply edit sets to the source) read only the first
+        ChERRANT alignment's on Chinese (ChERRANT's further alignments overlap it)."""
+        if self._language != "zh" or type(self).edit_stats is EditMetric.edit_stats:
+            return list(row)
+        from gec_meta.edits.cherrant import first_alignment
+
+        return [first_alignment(e) for e in row]
 
     def reference_edit_sets(
         self, sources: Sequence[str], references: Sequence[Sequence[object]]
@@ -98,7 +113,34 @@ class Errant(EditMetric):
         """Edits of every reference, shape (R, N)."""
         if self.reference_edits == "gold":
             return [[gold_to_edits(ref[n]) for n in range(len(sources))] for ref in references]
-        return errant_edit_sets(sources, references, self.threads, unique=True)
+        return [self._partition(row)
+                for row in errant_edit_sets(sources, references, self.threads, unique=True, language=self._language)]
+
+    @property
+    def cherrant(self) -> bool:
+        """True when the counts are ChERRANT's (:mod:`.cherrant`): Chinese, edits extracted from
+        the hypotheses and references, unit weights (not PT-ERRANT / UOT-ERRANT)."""
+        return (self._language == "zh" and self.reference_edits == "extract"
+                and type(self).edit_stats is EditMetric.edit_stats)
+
+    def statistics(self, sources, hypotheses, references) -> np.ndarray:
+        if not self.cherrant or any(given_edits(h) is not None for h in hypotheses):
+            return super().statistics(sources, hypotheses, references)
+        from gec_meta.data.refsets import present_mask
+        from gec_meta.metrics.edit.cherrant import cherrant_statistics
+
+        N, S = len(sources), len(hypotheses)
+        texts = list(hypotheses) + list(references)
+        flat = edit_extractor("zh").extract([(sources[n], t[n]) for t in texts for n in range(N)], self.threads)
+        rows = [flat[k * N:(k + 1) * N] for k in range(len(texts))]
+        return cherrant_statistics(rows[:S], rows[S:], present_mask(references))
+
+    def running_best(self, cand: np.ndarray, own: np.ndarray) -> np.ndarray:
+        if self.cherrant:  # compare_m2_for_evaluation.py compares F rounded to 4 decimals
+            from gec_meta.metrics.edit.cherrant import rounded_running_best
+
+            return rounded_running_best(cand, self.beta)
+        return super().running_best(cand, own)
 
     def match(self, sources, hypotheses, references) -> np.ndarray:
         if self.reference_edits == "extract":
@@ -107,7 +149,8 @@ class Errant(EditMetric):
             # calls below then read the extractor's store.
             N = len(sources)
             texts = [h for h in hypotheses if given_edits(h) is None] + list(references)
-            errant_extractor().extract([(sources[n], t[n]) for t in texts for n in range(N)], self.threads)
+            edit_extractor(self._language).extract([(sources[n], t[n]) for t in texts for n in range(N)],
+                                                   self.threads)
         hyp = self.hypothesis_edits(sources, hypotheses)
         ref = self.reference_edit_sets(sources, references)
         S, N, R = len(hypotheses), len(sources), len(references)

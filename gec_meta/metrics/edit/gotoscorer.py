@@ -41,7 +41,7 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.cache import text_hash
-from gec_meta.edits.extract import errant_edit_sets
+from gec_meta.edits.edit_sets import errant_edit_sets
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.edit.core import PRFMetric
 from gec_meta.parallel import parallel_map
@@ -260,7 +260,7 @@ class GoToScorer(PRFMetric):
     def _edit_keys(self, sources: Sequence[str], texts: Sequence[Sequence[str]]) -> list[list[list[tuple]]]:
         """(o_start, o_end, c_str) of the ERRANT edits of every text of every correction set,
         shape (T, N, E)."""
-        edit_sets = errant_edit_sets(sources, texts, self.threads)
+        edit_sets = errant_edit_sets(sources, texts, self.threads, language=self._language)
         return [[[e.key for e in edits[n]] for n in range(len(sources))] for edits in edit_sets]
 
     def _ref_ids(self, num_refs: int) -> list[int]:

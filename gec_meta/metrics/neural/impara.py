@@ -55,6 +55,7 @@ class IMPARA(Metric):
     device: str = field(default="auto", repr=False, compare=False, kw_only=True)
 
     name: ClassVar[str] = "impara"
+    language_note: ClassVar[str] = "IMPARA's quality estimator is trained on English"
     version: ClassVar[str] = "1"
     needs_references: ClassVar[bool] = False
     stat_names: ClassVar[tuple[str, ...]] = ("qe", "similarity")

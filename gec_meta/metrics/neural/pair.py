@@ -11,7 +11,7 @@ from gec_meta.errors import ConfigError
 #: The largest ``metric.batch_size`` of the neural metrics: texts per forward pass (memory grows
 #: with it; an extra digit would end in an out-of-memory error after the model loaded).
 MAX_BATCH_SIZE = 4096
-from gec_meta.metrics.base import Metric
+from gec_meta.metrics.base import ANY_LANGUAGE, Metric
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,8 @@ class PairScoreMetric(Metric):
 
     needs_source: ClassVar[bool] = False
     reference_kind: ClassVar[str] = "text"
+    #: any language its scorer's model covers (:func:`gec_meta.metrics.languages.model_language_problem`)
+    languages: ClassVar[tuple[str, ...] | str] = ANY_LANGUAGE
 
     def __post_init__(self):
         super().__post_init__()
@@ -33,7 +35,7 @@ class PairScoreMetric(Metric):
             raise ConfigError(f"metric.scorer is required for {self.name} (e.g. scorer={self.name})")
 
     def options(self) -> dict[str, object]:
-        return {"scorer": self.scorer.signature()}
+        return {"scorer": self.scorer.signature(), **({"lang": self._language} if self._language != "en" else {})}
 
     @staticmethod
     def pairs(hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[str]]):

@@ -124,6 +124,7 @@ class Scribendi(Metric):
     device: str = field(default="auto", repr=False, compare=False, kw_only=True)
 
     name: ClassVar[str] = "scribendi"
+    language_note: ClassVar[str] = "its LM (GPT-2 by default) and the paper's thresholds are English"
     # 2: fuzzywuzzy's integer-percent token-sort ratio (was rapidfuzz's unrounded one)
     version: ClassVar[str] = "2"
     needs_references: ClassVar[bool] = False

@@ -60,6 +60,7 @@ class SOME(Metric):
     device: str = field(default="auto", repr=False, compare=False, kw_only=True)
 
     name: ClassVar[str] = "some"
+    language_note: ClassVar[str] = "SOME's regressors are fine-tuned on English GEC ratings"
     version: ClassVar[str] = "1"
     needs_references: ClassVar[bool] = False
     stat_names: ClassVar[tuple[str, ...]] = ("grammaticality", "fluency", "meaning")

@@ -78,6 +78,7 @@ corrected: multiset penalty, signed) and ``den_n = max(hyp_len + 1 - n, 0)``.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from dataclasses import dataclass, field
@@ -85,8 +86,9 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
+from gec_meta.errors import GecMetaError
 from gec_meta.fields import integer, valid
-from gec_meta.metrics.base import Metric
+from gec_meta.metrics.base import ANY_LANGUAGE, Metric
 from gec_meta.metrics.ngram.green import MAX_NGRAM_ORDER, TOKENS, NgramCache, dedupe_triples, validate_inputs
 
 #: Iteration j of compute_gleu reseeds with j * 101 (cnap/gec-ranking scripts/compute_gleu).
@@ -156,6 +158,28 @@ def sample_reference_indices(
     return out
 
 
+def present_reference_indices(iterations: int, slots: tuple[tuple[int, ...], ...], seed: int,
+                              sampling: str) -> np.ndarray:
+    """:func:`sample_reference_indices` when sentence n has its own references ``slots[n]``:
+    the same generators, drawing among ``len(slots[n])`` and mapping the draw to its slot
+    (with every slot present, the draws are :func:`sample_reference_indices`').
+
+    Returns:
+        int64 array of shape (I, N).
+    """
+    counts = [len(x) for x in slots]
+    out = np.zeros((iterations, len(slots)), dtype=np.int64)
+    for j in range(iterations):
+        rng = random.Random(seed + OFFICIAL_SEED_STRIDE * j)
+        if sampling == "python2":
+            rand = rng.random
+            draws = [int(rand() * c) for c in counts]
+        else:
+            draws = [_randbelow_py3(rng, c) for c in counts]
+        out[j] = [slots[n][d] for n, d in enumerate(draws)]
+    return out
+
+
 def _iteration_totals(stats: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """Corpus counts of every system in every iteration: sum over sentences of the counts
     against the reference that iteration draws.
@@ -199,6 +223,8 @@ class GLEU(Metric):
     den_1, ..., num_n, den_n)``.
     """
 
+    languages: ClassVar[tuple[str, ...] | str] = ANY_LANGUAGE  # reads tokens (Chinese: characters)
+
     name: ClassVar[str] = "gleu"
     version: ClassVar[str] = "1"
 
@@ -208,6 +234,10 @@ class GLEU(Metric):
     variant: str = "official"
     sampling: str = ""
     tokens: str = "split"
+    #: per sentence, the reference slots that hold a reference of that sentence (set by
+    #: :meth:`bind` from :attr:`gec_meta.data.refsets.References.present` when some slots are
+    #: stand-ins, e.g. RevisitCGEC's 1-11 references); () = every slot.  Stage 2 only.
+    _present_slots: tuple = field(default=(), repr=False, compare=False, kw_only=True)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -226,6 +256,26 @@ class GLEU(Metric):
             object.__setattr__(self, "sampling", "python2" if self.variant == "official" else "python3")
         if self.sampling not in _SAMPLINGS:
             raise ValueError(f"sampling must be one of {_SAMPLINGS} (or ''), got {self.sampling!r}")
+
+    def bind(self, sources, hypotheses, references, systems=None) -> "GLEU":
+        """This metric drawing, for each sentence, among its own references only (compute_gleu
+        draws among the R files it is given; with stand-ins for absent references, drawing
+        among all R slots would weight a sentence's first reference more)."""
+        from gec_meta.data.refsets import present_mask
+
+        present = present_mask(references)
+        slots = () if present is None else tuple(
+            tuple(r for r in range(len(present)) if present[r][n]) or (0,) for n in range(len(present[0])))
+        return self if slots == self._present_slots else dataclasses.replace(self, _present_slots=slots)
+
+    def _draws(self, num_sent: int, num_ref: int) -> np.ndarray:
+        """The reference of every (iteration, sentence), shape (I, N)."""
+        if not self._present_slots:
+            return sample_reference_indices(self.iterations, num_sent, num_ref, self.seed, self.sampling)
+        if len(self._present_slots) != num_sent:
+            raise GecMetaError(f"gleu: bound to {len(self._present_slots)} sentences with a varying number of "
+                               f"references, scored on {num_sent} (resampling such sets is not supported)")
+        return present_reference_indices(self.iterations, self._present_slots, self.seed, self.sampling)
 
     @property
     def stat_names(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -348,7 +398,7 @@ class GLEU(Metric):
         if stats.ndim != 4:
             raise ValueError(f"stats must have shape (S, N, R, K), got {stats.shape}")
         _, num_sent, num_ref, _ = stats.shape
-        idx = sample_reference_indices(self.iterations, num_sent, num_ref, self.seed, self.sampling)
+        idx = self._draws(num_sent, num_ref)
         return self._gleu(_iteration_totals(stats, idx)).mean(axis=0)
 
     def swapped_pairs_corpus_scores(self, stats: np.ndarray, pairs, signs: np.ndarray) -> np.ndarray:
@@ -375,7 +425,7 @@ class GLEU(Metric):
         """
         stats = np.asarray(stats, dtype=np.float64)
         _, num_sent, num_ref, k = stats.shape
-        idx = sample_reference_indices(self.iterations, num_sent, num_ref, self.seed, self.sampling)  # (T, N)
+        idx = self._draws(num_sent, num_ref)  # (T, N)
         flip = np.asarray(signs) < 0  # (R, N)
         num_perm, rows = len(flip), np.arange(num_sent)
         totals = _iteration_totals(stats, idx)  # (T, S, K): every system's corpus counts per iteration

@@ -39,7 +39,7 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.fields import integer, positive, valid
-from gec_meta.metrics.base import Metric
+from gec_meta.metrics.base import ANY_LANGUAGE, Metric
 
 NgramCounts = tuple[Counter, ...]
 
@@ -157,6 +157,8 @@ class GREEN(Metric):
     fn_n)``: the GREEN n-gram counts of order n (see the module docstring) of one
     (system, sentence, reference).
     """
+
+    languages: ClassVar[tuple[str, ...] | str] = ANY_LANGUAGE  # reads tokens (Chinese: characters)
 
     name: ClassVar[str] = "green"
     version: ClassVar[str] = "1"
