@@ -63,7 +63,7 @@ def test_killed_sweep_resumes_to_identical_tables(data_root, tmp_path):
     import time
 
     # 6 jobs (2 settings x 3 aggregations) without SPA's permutations: resuming is about the
-    # job folders, and 6 jobs of ~0.5 s leave a kill part-way as sure as 16 did (a third of the CPU).
+    # job folders, and a kill after 2 of 6 jobs is as sure to land part-way as after 3 of 16.
     args = ["-m", "metric=length", "dataset=seeda", "dataset.setting=base,+input",
             "aggregation=default,trueskill,expected_wins", "meta_eval.spa_permutations=0"]
     env = {**os.environ, "GEC_META_DATA": str(data_root), "GEC_META_CACHE": str(tmp_path / "cache")}
