@@ -37,13 +37,13 @@ run: data ## install, fetch data and run the default meta-evaluation (ERRANT on 
 	$(PY) run.py
 
 test: data ## fast tests plus the CI subset of the slow real-data tests
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m "not slow or ci"
+	$(PY) -m pytest -q -n $(TEST_WORKERS) -m "not slow or ci"
 
 test-all: data ## every test, including all slow real-data tests
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
+	$(PY) -m pytest -q -n $(TEST_WORKERS)
 
 test-durations: data ## make test, timed: its 25 slowest tests and the suite's wall and CPU time
-	$(PY) tests/timed_run.py -q -n $(TEST_WORKERS) --dist loadgroup -m "not slow or ci" --durations=25
+	$(PY) tests/timed_run.py -q -n $(TEST_WORKERS) -m "not slow or ci" --durations=25
 
 bench: data ## benchmarks (wall time, memory), written to bench/RESULTS.md
 	$(PY) bench/run_all.py

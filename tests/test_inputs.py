@@ -304,7 +304,6 @@ def _committed_rows(section: str) -> dict[str, float]:
 
 @pytest.mark.slow
 @pytest.mark.ci
-@pytest.mark.xdist_group("gjg15_m2")  # one pytest-xdist worker computes conftest.py::gjg15_m2_official
 def test_benchmark_protocols_and_numbers_unchanged(data_root, capsys, gjg15_m2_official):
     """Benchmarks keep their published protocols: GJG15's official refset uses ``annotator0``
     (on the CoNLL-2014 M2 identical to ``skip``: annotator 0 has a line in every sentence that

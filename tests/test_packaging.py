@@ -24,7 +24,6 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-pytestmark = pytest.mark.xdist_group("wheel")  # the module's wheel is built once, in one pytest-xdist worker
 MIRROR = REPO.parent / "shared" / "data"
 
 

@@ -39,7 +39,6 @@ def test_choice_follows_the_dataset_and_keeps_the_override():
 
 @pytest.mark.slow
 @pytest.mark.ci
-@pytest.mark.xdist_group("gjg15_m2")  # one pytest-xdist worker computes conftest.py::gjg15_m2_official
 def test_gjg15_m2_with_the_default_refset_gives_the_official_conll14_scores(data_root, gjg15_m2_official):
     ds = load_gjg15(data_root)
     refs = load_refset("official", ds, data_root)  # missing_annotator unset: GJG15's protocol
