@@ -7,10 +7,12 @@ MIRROR ?= $(wildcard ../shared/data)
 TORCH_VERSION ?= 2.13.0
 # bert-base/large shapes as on a GPU; on a CPU e.g. BENCH_GPU_ARGS="--random-init tiny --limit 60"
 BENCH_GPU_ARGS ?= --random-init base --random-init large
+# pytest-xdist workers of `make test` (tests/README.md: the 3-minute budget on 2 cores)
+TEST_WORKERS ?= 2
 export GEC_META_DATA := $(abspath $(DATA))
 
 .DEFAULT_GOAL := help
-.PHONY: help setup data run test test-all bench bench-gpu reproduce screenshots cache-info cache-clear clean
+.PHONY: help setup data run test test-all test-durations bench bench-gpu reproduce screenshots cache-info cache-clear clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*?## "}{printf "  make %-12s %s\n", $$1, $$2}'
@@ -35,10 +37,13 @@ run: data ## install, fetch data and run the default meta-evaluation (ERRANT on 
 	$(PY) run.py
 
 test: data ## fast tests plus the CI subset of the slow real-data tests
-	$(PY) -m pytest -q -m "not slow or ci"
+	$(PY) -m pytest -q -n $(TEST_WORKERS) -m "not slow or ci"
 
 test-all: data ## every test, including all slow real-data tests
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS)
+
+test-durations: data ## make test, timed: its 25 slowest tests and the suite's wall and CPU time
+	$(PY) tests/timed_run.py -q -n $(TEST_WORKERS) -m "not slow or ci" --durations=25
 
 bench: data ## benchmarks (wall time, memory), written to bench/RESULTS.md
 	$(PY) bench/run_all.py

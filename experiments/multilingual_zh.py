@@ -71,9 +71,12 @@ def section(root: Path) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, default=REPO / "experiments" / "results" / "multilingual.md")
+    ap.add_argument("--out", type=Path, default=REPO / "experiments" / "results" / "multilingual.md",
+                    help="the report file, or a folder to write multilingual.md into (make reproduce)")
     ap.add_argument("--root", type=Path, default=None)
     args = ap.parse_args(argv)
+    if args.out.is_dir():
+        args.out = args.out / "multilingual.md"
     text = section(args.root or default_root())
     old = args.out.read_text(encoding="utf-8") if args.out.exists() else "# Multilingual meta-evaluation\n\n"
     if BEGIN in old and END in old:

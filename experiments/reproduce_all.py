@@ -34,6 +34,7 @@ EXPERIMENTS = [
     ("uot_figures.py", ["uot_figures.md"]),
     ("llm_evaluators.py", ["llm_evaluators_table1.md"]),
     ("leaderboard.py", ["leaderboard.md"]),
+    ("multilingual_zh.py", ["multilingual.md"]),
     ("multilingual_sv.py", ["multilingual_sv.md"]),
 ]
 

@@ -39,3 +39,20 @@ def isolated_cache(tmp_path_factory):
         os.environ.pop("GEC_META_CACHE", None)
     else:
         os.environ["GEC_META_CACHE"] = old
+
+
+@pytest.fixture(scope="session")
+def gjg15_m2_official(data_root):
+    """M2 on GJG15 with its default official references (``annotator0``), system level only,
+    computed once per test session: m2scorer's lattices of 13 systems x 1,312 sentences are
+    the costliest real-data run that several CI tests check (the official CoNLL-2014 scores)."""
+    from gec_meta.data.datasets import load_gjg15
+    from gec_meta.data.refsets import load_refset
+    from gec_meta.meta.aggregation import Default
+    from gec_meta.meta.task import Task
+    from gec_meta.metrics.edit.m2 import M2
+
+    ds = load_gjg15(data_root)
+    refs = load_refset("official", ds, data_root)  # missing_annotator unset: GJG15's protocol
+    return Task(ds, M2(), Default(), refs, window=None, sentence_level=False, spa_permutations=0,
+                use_cache=False).run()

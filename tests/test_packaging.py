@@ -81,7 +81,8 @@ def _run(cmd: list[str], cwd: Path, env: dict, timeout: int = 900) -> str:
 @pytest.mark.skipif(not MIRROR.is_dir(), reason=f"no data mirror at {MIRROR}")
 def test_installed_wheel_works_outside_the_checkout(wheel, tmp_path):
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
+    # No pip of its own (ensurepip: seconds): this venv's pip installs into it (--python).
+    venv.create(env_dir, with_pip=False)
     bin_dir = env_dir / "bin"
     env = {k: v for k, v in os.environ.items()
            if k not in ("GEC_META_DATA", "GEC_META_MIRROR", "PYTHONPATH", "VIRTUAL_ENV")}
@@ -89,7 +90,10 @@ def test_installed_wheel_works_outside_the_checkout(wheel, tmp_path):
                GEC_META_CACHE=str(tmp_path / "cache"), PIP_DISABLE_PIP_VERSION_CHECK="1",
                # pip's own download cache stays where it is (a fresh HOME would download again)
                PIP_CACHE_DIR=os.environ.get("PIP_CACHE_DIR", str(Path.home() / ".cache" / "pip")))
-    _run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", str(wheel)], tmp_path, env, timeout=1500)
+    # --no-compile: no byte-compiling of every installed module (most of an install's CPU time);
+    # the commands below compile what they import, as a user's first run does.
+    _run([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"), "install", "--quiet", "--no-compile",
+          str(wheel)], tmp_path, env, timeout=1500)
     work = tmp_path / "elsewhere"
     work.mkdir()
 

@@ -62,19 +62,21 @@ def test_killed_sweep_resumes_to_identical_tables(data_root, tmp_path):
     import signal
     import time
 
-    args = ["-m", "metric=length", "dataset=seeda", "dataset.setting=base,fluency,+input,all",
-            "aggregation=default,trueskill,expected_wins,average"]
+    # 6 jobs (2 settings x 3 aggregations) without SPA's permutations: resuming is about the
+    # job folders, and a kill after 2 of 6 jobs is as sure to land part-way as after 3 of 16.
+    args = ["-m", "metric=length", "dataset=seeda", "dataset.setting=base,+input",
+            "aggregation=default,trueskill,expected_wins", "meta_eval.spa_permutations=0"]
     env = {**os.environ, "GEC_META_DATA": str(data_root), "GEC_META_CACHE": str(tmp_path / "cache")}
     killed = tmp_path / "killed"
     proc = subprocess.Popen([sys.executable, "run.py", *args, f"hydra.sweep.dir={killed}"], cwd=REPO,
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 120
-    while time.time() < deadline and len(list(killed.rglob("results.json"))) < 3:
+    while time.time() < deadline and len(list(killed.rglob("results.json"))) < 2:
         time.sleep(0.05)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     finished = len(list(killed.rglob("results.json")))
-    assert 3 <= finished < 16, "the sweep should have been killed part-way"
+    assert 2 <= finished < 6, "the sweep should have been killed part-way"
     resumed = _run([*args, f"hydra.sweep.dir={killed}"], data_root, tmp_path / "cache")
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert (resumed.stderr + resumed.stdout).count("skipping") >= finished

@@ -33,14 +33,18 @@ DRIVER = (
     "        main()\n"
     "    else:\n"
     "        from gec_meta.cli.main import main\n"
-    "        assert main(argv) == 0\n"
+    "        while argv:\n"  # commands separated by '--then' run one after the other
+    "            k = argv.index('--then') if '--then' in argv else len(argv)\n"
+    "            assert main(argv[:k]) == 0\n"
+    "            argv = argv[k + 1:]\n"
     "finally:\n"
     "    open(out, 'w').write(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))\n"
 )
 
 
 def imported(tmp_path: Path, *argv: str) -> set[str]:
-    """Top-level packages in ``sys.modules`` after ``gec-meta-run ...`` or ``gec-meta ...``."""
+    """Top-level packages in ``sys.modules`` after ``gec-meta-run ...`` or ``gec-meta ...`` (several
+    ``gec-meta`` commands separated by ``--then`` run in the same interpreter)."""
     out = tmp_path / "modules.json"
     env = {**os.environ, "GEC_META_CACHE": str(tmp_path / "cache"),
            "GEC_META_DATA": os.environ.get("GEC_META_DATA", str(REPO / "data"))}
@@ -66,15 +70,19 @@ def test_m2_scoring_imports_no_neural_library(files):
     assert not mods & set(NEURAL + SPACY), mods & set(NEURAL + SPACY)
 
 
-@pytest.mark.parametrize("metric,ref", [("pt_m2", "ref.m2"), ("bertscore", "ref.txt")])
-def test_neural_scoring_imports_no_spacy(files, metric, ref):
+def test_neural_scoring_imports_no_spacy(files):
+    """PT-M2 with M2 references, then BERTScore, in one interpreter (one import of torch and
+    transformers instead of two): neither imports spaCy or ERRANT."""
     pytest.importorskip("transformers")
     from gec_meta.encoders.testing import tiny_bert
 
     tiny_bert(files / "bert")
-    mods = imported(files, "score", "--src", "src.txt", "--hyp", "hyp.txt", "same.txt", "--ref", ref,
-                    "--metric", metric, "-c", f"encoder.model={files / 'bert'}", "-c", "encoder.layer=2", "--json")
-    assert {"torch", "transformers"} <= mods  # the model ran ...
+    argv = []
+    for metric, ref in (("pt_m2", "ref.m2"), ("bertscore", "ref.txt")):
+        argv += ["score", "--src", "src.txt", "--hyp", "hyp.txt", "same.txt", "--ref", ref, "--metric", metric,
+                 "-c", f"encoder.model={files / 'bert'}", "-c", "encoder.layer=2", "--json", "--then"]
+    mods = imported(files, *argv[:-1])
+    assert {"torch", "transformers"} <= mods  # the models ran ...
     assert not mods & set(SPACY), mods & set(SPACY)  # ... without spaCy or ERRANT
 
 
