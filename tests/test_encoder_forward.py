@@ -197,14 +197,13 @@ def test_signature_of_a_local_model_imports_no_torch(bert_dir):
     assert "layer=2" in proc.stdout
 
 
-def test_states_equal_the_full_forward_of_the_same_padded_batches(bert_dir):
-    """Stopping at the layer, dropping padding on the device and moving chunks in one transfer
-    change no bit: the states equal those of the full model run on the same length-sorted padded
-    batches with ``output_hidden_states=True`` (what the encoder computed before, so caches and
-    reports keep their values)."""
+def test_states_equal_the_full_forward_of_the_same_batches(bert_dir):
+    """Stopping at the layer and moving chunks in one transfer change no bit: the states equal
+    those of the full model run with ``output_hidden_states=True`` on the same batches (texts
+    of one length, unpadded, repeated up to MIN_TOKENS tokens)."""
     from transformers import AutoModel, AutoTokenizer
 
-    from gec_meta.encoders.batching import length_batches
+    from gec_meta.encoders.batching import fill_rows, length_batches
 
     layer, bs = 2, 3
     tok = AutoTokenizer.from_pretrained(bert_dir)
@@ -213,15 +212,10 @@ def test_states_equal_the_full_forward_of_the_same_padded_batches(bert_dir):
     expected = {}
     with torch.inference_mode():
         for idx in length_batches([len(s) for s in seqs], bs):
-            T = max(len(seqs[i]) for i in idx)
-            ids = torch.zeros((len(idx), T), dtype=torch.long)
-            mask = torch.zeros((len(idx), T), dtype=torch.long)
+            ids = torch.tensor([seqs[i] for i in fill_rows(idx, len(seqs[idx[0]]))])
+            states = model(input_ids=ids, attention_mask=torch.ones_like(ids), output_hidden_states=True).hidden_states[layer]
             for b, i in enumerate(idx):
-                ids[b, : len(seqs[i])] = torch.tensor(seqs[i])
-                mask[b, : len(seqs[i])] = 1
-            states = model(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states[layer]
-            for b, i in enumerate(idx):
-                expected[i] = states[b, : len(seqs[i])].numpy()
+                expected[i] = states[b].numpy()
     enc = Encoder(str(bert_dir), layer=layer, batch_size=bs, cache=False)
     for i, emb in enumerate(enc.token_embeddings(TEXTS)):
         assert emb.vectors.tobytes() == expected[i].tobytes()

@@ -96,8 +96,13 @@ def test_bertscore_sentence_scores_do_not_depend_on_cache_fill(tmp_path, monkeyp
 
     cold = stats("cold", None)
     after_other = stats("other", seeda_texts(60)[::-1])
-    alone = np.stack([[BERTScore(scorer=BERTScoreScorer(Encoder(MINILM, cache=False, progress=False)))
-                       .statistics([sources[i]], [[h[i]]], [[refs[0][i]]])[0, 0] for i in range(n)] for h in hyps])
+    # the reference: a cache filled one text at a time (every text encoded alone)
+    monkeypatch.setenv("GEC_META_CACHE", str(tmp_path / "alone"))
+    one_by_one = Encoder(MINILM, progress=False)
+    for t in dict.fromkeys(sources + hyps[0] + hyps[1]):
+        one_by_one.token_embeddings([t])
+    alone = stats("alone", None)
+    assert one_by_one.stats["computed"] == len(set(one_by_one.tokenize(sources + hyps[0] + hyps[1])))
     assert cold.tobytes() == after_other.tobytes() == alone.tobytes()
 
 
