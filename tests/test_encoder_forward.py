@@ -19,6 +19,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 from gec_meta.encoders import Encoder  # noqa: E402
+from gec_meta.encoders.batching import MIN_TOKENS  # noqa: E402
 from gec_meta.encoders.forward import LayerForward, batch_inputs, prefetch, stop_at_layer  # noqa: E402
 from gec_meta.encoders.testing import tiny_bert  # noqa: E402
 from gec_meta.errors import ConfigError  # noqa: E402
@@ -50,10 +51,14 @@ def _reference_model(folder: str):
 
 
 def full_forward_states(folder, text: str, layer: int) -> np.ndarray:
-    """hidden_states[layer] of one text from the untouched model (the reference)."""
+    """hidden_states[layer] of one text from the untouched model (the reference), in a batch of
+    the text repeated to MIN_TOKENS tokens as the encoder runs it (a batch of fewer tokens may
+    take another GEMM kernel: gec_meta.encoders.batching)."""
     tok, model = _reference_model(str(folder))
+    ids = tok(text.strip())["input_ids"]
+    rows = -(-MIN_TOKENS // len(ids))
     with torch.inference_mode():
-        out = model(torch.tensor([tok(text.strip())["input_ids"]]), output_hidden_states=True)
+        out = model(torch.tensor([ids] * rows), output_hidden_states=True)
     return out.hidden_states[layer][0].numpy()
 
 
@@ -80,11 +85,11 @@ def test_stopped_forward_is_bit_identical_to_the_full_forward(bert_dir, name, mo
             assert emb.vectors.tobytes() == full_forward_states(path, text, layer).tobytes()
 
 
-def test_batch_inputs_marks_padding_rows():
-    ids, mask, rows = batch_inputs([(5, 6, 7), (8,)], pad=0)
-    assert ids.tolist() == [[5, 6, 7], [8, 0, 0]] and mask.tolist() == [[1, 1, 1], [1, 0, 0]]
-    assert rows.tolist() == [0, 1, 2, 3]  # text 0: positions 0-2, text 1: position 0 (flat 3)
-    assert batch_inputs([(1, 2), (3, 4)], pad=0)[2] is None  # no padding, nothing to drop
+def test_batch_inputs_are_unpadded_and_refuse_mixed_lengths():
+    ids, mask = batch_inputs([(5, 6, 7), (8, 9, 10)])
+    assert ids.tolist() == [[5, 6, 7], [8, 9, 10]] and mask.tolist() == [[1, 1, 1], [1, 1, 1]]
+    with pytest.raises(ValueError, match="one length"):
+        batch_inputs([(5, 6, 7), (8,)])
 
 
 def test_prefetch_keeps_order_and_builds_each_item_once():
@@ -192,14 +197,13 @@ def test_signature_of_a_local_model_imports_no_torch(bert_dir):
     assert "layer=2" in proc.stdout
 
 
-def test_states_equal_the_full_forward_of_the_same_padded_batches(bert_dir):
-    """Stopping at the layer, dropping padding on the device and moving chunks in one transfer
-    change no bit: the states equal those of the full model run on the same length-sorted padded
-    batches with ``output_hidden_states=True`` (what the encoder computed before, so caches and
-    reports keep their values)."""
+def test_states_equal_the_full_forward_of_the_same_batches(bert_dir):
+    """Stopping at the layer and moving chunks in one transfer change no bit: the states equal
+    those of the full model run with ``output_hidden_states=True`` on the same batches (texts
+    of one length, unpadded, repeated up to MIN_TOKENS tokens)."""
     from transformers import AutoModel, AutoTokenizer
 
-    from gec_meta.encoders.batching import length_batches
+    from gec_meta.encoders.batching import fill_rows, length_batches
 
     layer, bs = 2, 3
     tok = AutoTokenizer.from_pretrained(bert_dir)
@@ -208,15 +212,10 @@ def test_states_equal_the_full_forward_of_the_same_padded_batches(bert_dir):
     expected = {}
     with torch.inference_mode():
         for idx in length_batches([len(s) for s in seqs], bs):
-            T = max(len(seqs[i]) for i in idx)
-            ids = torch.zeros((len(idx), T), dtype=torch.long)
-            mask = torch.zeros((len(idx), T), dtype=torch.long)
+            ids = torch.tensor([seqs[i] for i in fill_rows(idx, len(seqs[idx[0]]))])
+            states = model(input_ids=ids, attention_mask=torch.ones_like(ids), output_hidden_states=True).hidden_states[layer]
             for b, i in enumerate(idx):
-                ids[b, : len(seqs[i])] = torch.tensor(seqs[i])
-                mask[b, : len(seqs[i])] = 1
-            states = model(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states[layer]
-            for b, i in enumerate(idx):
-                expected[i] = states[b, : len(seqs[i])].numpy()
+                expected[i] = states[b].numpy()
     enc = Encoder(str(bert_dir), layer=layer, batch_size=bs, cache=False)
     for i, emb in enumerate(enc.token_embeddings(TEXTS)):
         assert emb.vectors.tobytes() == expected[i].tobytes()

@@ -44,10 +44,10 @@ def direct_states(folder, text: str, layer: int) -> tuple[list[int], np.ndarray]
 
 
 def test_length_batches_and_unique():
-    batches = length_batches([3, 1, 5, 2, 5], 2)
-    assert sorted(np.concatenate(batches).tolist()) == [0, 1, 2, 3, 4]
-    assert [len(b) for b in batches] == [2, 2, 1]
-    assert batches[0].tolist() == [2, 4]  # longest first, stable
+    batches = length_batches([3, 1, 5, 2, 5, 3, 3], 2)
+    # one length per batch, longest first, input order within a length, at most 2 per batch
+    assert [b.tolist() for b in batches] == [[2, 4], [0, 5], [6], [3], [1]]
+    assert [b.tolist() for b in length_batches([(2, 1), (1, 2), (2, 1)], 8)] == [[0, 2], [1]]
     distinct, inv = unique(["b", "a", "b"])
     assert distinct == ["b", "a"] and inv.tolist() == [0, 1, 0]
 

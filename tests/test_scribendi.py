@@ -49,10 +49,18 @@ def test_perplexity_equals_direct_computation(tiny_lm):
         assert math.isclose(p, math.exp(float(loss)), rel_tol=1e-5)
 
 
-def test_batching_changes_nothing(tiny_lm):
-    a = _lm(tiny_lm, batch_size=1).mean_nll(SRCS + HYPS)
-    b = _lm(tiny_lm, batch_size=8).mean_nll(SRCS + HYPS)
-    np.testing.assert_allclose(a, b, atol=1e-5)
+def test_batching_changes_no_bit(tiny_lm):
+    texts = SRCS + HYPS + ["this is a change .", "this is a sentence ."]
+    alone = [_lm(tiny_lm, batch_size=1).mean_nll([t])[0] for t in texts]  # each text alone
+    for bs in (1, 2, 8):
+        assert _lm(tiny_lm, batch_size=bs).mean_nll(texts).tolist() == alone
+        assert _lm(tiny_lm, batch_size=bs).mean_nll(texts[::-1]).tolist() == alone[::-1]
+
+
+def test_batch_size_is_in_no_signature_or_cache_key(tiny_lm):
+    a, b = Scribendi(model="tiny", batch_size=1, lm=_lm(tiny_lm)), Scribendi(model="tiny", batch_size=64, lm=_lm(tiny_lm))
+    assert a.signature() == b.signature() and "batch_size" not in a.signature()
+    assert a.cache_key() == b.cache_key()
 
 
 def _levenshtein_sub2(s: str, t: str) -> float:

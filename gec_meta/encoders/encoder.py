@@ -12,16 +12,19 @@ transformer:
 Speed (after bert_score's ``utils.py``): every call tokenises its texts, deduplicates them by
 *token-id sequence* (texts that tokenise identically, e.g. differing only in case under an
 uncased model, get bitwise identical embeddings, so score differences between them are exactly
-zero), sorts them by length, runs batches of ``batch_size``, restores the order and caches
-each sequence's hidden states on disk (:class:`gec_meta.cache.ArrayStore`, memory-mapped
-shards; namespace = :meth:`Encoder.signature`).  The forward pass stops at the layer in use
-(:mod:`.forward`, exact); the next batch's inputs are built while the current one runs; the
-states stay on the device until a chunk of batches is complete, then move to host memory in
-one transfer and are written to the cache by a background thread.
+zero), groups them by exact token length, runs batches of at most ``batch_size`` texts of one
+length, restores the order and caches each sequence's hidden states on disk
+(:class:`gec_meta.cache.ArrayStore`, memory-mapped shards; namespace = :meth:`Encoder.signature`).
+The forward pass stops at the layer in use (:mod:`.forward`, exact); the next batch's inputs are
+built while the current one runs; the states stay on the device until a chunk of batches is
+complete, then move to host memory in one transfer and are written to the cache by a background
+thread.
 
-A text's states depend on its batch at ~1e-6 (padding, and on torch's CPU kernels even the number
-of texts of one length in a batch: measured with MiniLM, texts of 3-6 tokens), so cached values
-depend on the order the cache was filled in; the PT metrics' tie tolerance absorbs that.
+Order independence: batches of one exact length are never padded (attention mask all ones) and
+hold at least 256 tokens (:func:`.batching.fill_rows`), so a text's states are a function of the text, the model and the settings only -- bit-identical
+whether it is encoded alone, with any other texts, in any order or after any cache fill
+(:mod:`.batching`; ``tests/test_order_independence.py``).  Padded batches (before signature
+``v=2``) moved states by ~1e-6 with the other texts of a batch.
 
 Cache precision: arrays are stored as **float32**, the dtype the CPU forward pass produces,
 so a cached run returns exactly what an uncached run computes (cache hit == miss bitwise) and
@@ -44,7 +47,7 @@ import numpy as np
 from gec_meta.cache import ArrayStore, code_version, text_hash
 from gec_meta.devices import resolve_device
 from gec_meta.errors import ConfigError
-from gec_meta.encoders.batching import length_batches, unique
+from gec_meta.encoders.batching import fill_rows, length_batches, unique
 from gec_meta.encoders.forward import LayerForward, batch_inputs, prefetch
 from gec_meta.encoders.loading import ModelSource, load_pretrained, resolve_model
 from gec_meta.stopwatch import TIMES, timed
@@ -98,7 +101,8 @@ class Encoder:
             is 9 (Zhang et al. 2020, Appendix / ``model2layers``).
         pooling: ``mean`` (over all positions incl. special tokens) or ``cls``.
         max_length: tokens per text incl. special tokens (longer texts are truncated).
-        batch_size: texts per forward pass.
+        batch_size: most texts per forward pass (texts of one token length share a batch); does
+            not change any value (no padding), hence not in :meth:`signature`.
         device: ``auto`` (CUDA, then MPS, then CPU), ``cpu``, ``cuda``, ``cuda:N`` or ``mps``
             (:func:`gec_meta.devices.resolve_device`); :attr:`device` holds the resolved one.
             Not part of :meth:`signature` (the cache namespace): states computed on any device
@@ -255,7 +259,7 @@ class Encoder:
         return (
             f"encoder(model={self.source.identity},rev={rev},layer={self.layer},"
             f"maxlen={self.max_length},opts={sorted(self.tokenizer_options.items())},{dtype}"
-            f"{_library_versions()},v=1)"
+            f"{_library_versions()},v=2)"  # v=2: unpadded equal-length batches
         )
 
     @property
@@ -319,7 +323,6 @@ class Encoder:
         model = self.model
         if self._forward is None:
             self._forward = LayerForward(model, self.num_layers, self.layer)
-        pad = self.tokenizer.pad_token_id or 0
         lengths = [len(s) for s in seqs]
         batches = length_batches(lengths, self.batch_size)
         if self._forward.truncated is None:  # its check runs the first batch twice: the shortest
@@ -335,12 +338,12 @@ class Encoder:
         chunk_bytes = 0
         start, cache_before = time.perf_counter(), TIMES["cache_write"]
         with torch.inference_mode():
-            for idx, (ids, mask, rows) in prefetch(batches, lambda idx: batch_inputs([seqs[i] for i in idx], pad)):
+            # at least MIN_TOKENS tokens per pass (the batch's texts repeated; the repeats dropped)
+            build = lambda idx: batch_inputs([seqs[i] for i in fill_rows(idx, lengths[idx[0]])])  # noqa: E731
+            for idx, (ids, mask) in prefetch(batches, build):
                 states = self._forward(torch.from_numpy(ids).to(device, non_blocking=True),
                                        torch.from_numpy(mask).to(device, non_blocking=True))
-                flat = states.reshape(-1, states.shape[-1])
-                if rows is not None:  # drop the padding positions (on the device, no synchronisation)
-                    flat = flat.index_select(0, torch.from_numpy(rows).to(device, non_blocking=True))
+                flat = states[: len(idx)].reshape(-1, states.shape[-1])  # (B * T, D), text after text
                 chunk.append(flat.to(torch.float32))
                 chunk_idx.append(idx)
                 chunk_bytes += 4 * D * int(sum(lengths[i] for i in idx))

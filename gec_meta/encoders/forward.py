@@ -7,9 +7,8 @@
   the layer stack (post-LN BERT, RoBERTa, ELECTRA, DistilBERT, MiniLM); a model with a final
   normalisation would differ, so :class:`LayerForward` checks the equality on the first batch
   and keeps the full forward pass if it fails.
-* :func:`batch_inputs` builds a batch's padded ``input_ids`` / ``attention_mask`` and the flat
-  indices of its non-padding positions; :func:`prefetch` builds the next batch in a thread
-  while the current one runs.
+* :func:`batch_inputs` builds a batch's ``input_ids`` / ``attention_mask`` (texts of one length,
+  no padding); :func:`prefetch` builds the next batch in a thread while the current one runs.
 """
 
 from __future__ import annotations
@@ -103,28 +102,23 @@ class LayerForward:
         return reference
 
 
-def batch_inputs(seqs: Sequence[Sequence[int]], pad: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Padded inputs of one batch.
+def batch_inputs(seqs: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs of one batch of equal-length texts (:func:`gec_meta.encoders.batching.length_batches`).
 
     Args:
-        seqs: shape (B,), token ids (T_b of them each).
-        pad: the padding id.
+        seqs: shape (B,), token ids, T of them each.
 
     Returns:
-        (input_ids, attention_mask) int64 of shape (B, T) with T = max T_b, and the flat indices
-        into (B * T) of the non-padding positions, text after text (None when nothing is padded).
+        (input_ids, attention_mask) int64 of shape (B, T); the mask is all ones (no padding,
+        so a text's states do not depend on the other texts of its batch).
+
+    Raises:
+        ValueError: texts of different lengths.
     """
-    lengths = np.array([len(s) for s in seqs], dtype=np.int64)
-    B, T = len(seqs), int(lengths.max())
-    ids = np.full((B, T), pad, dtype=np.int64)
-    mask = np.zeros((B, T), dtype=np.int64)
-    for b, s in enumerate(seqs):
-        ids[b, : len(s)] = s
-        mask[b, : len(s)] = 1
-    if (lengths == T).all():
-        return ids, mask, None
-    rows = np.flatnonzero(mask.reshape(-1))  # row-major: text b's positions 0..T_b-1, then b+1
-    return ids, mask, rows
+    if len({len(s) for s in seqs}) != 1:
+        raise ValueError(f"batch_inputs needs texts of one length, got lengths {sorted({len(s) for s in seqs})}")
+    ids = np.asarray(seqs, dtype=np.int64)
+    return ids, np.ones_like(ids)
 
 
 def prefetch(items: Iterable[T], build: Callable[[T], R]) -> Iterator[tuple[T, R]]:

@@ -25,6 +25,7 @@ class CachedModel:
     """
 
     kind = "model"  # first field of the identity
+    version = "1"  # of the batching code; 1 is left out of the identity (the namespace as before)
 
     def __init__(self, model: str, config_key: str, batch_size: int, max_length: int,
                  use_cache: bool = True, model_obj=None, tokenizer_obj=None, device: str = "auto"):
@@ -43,7 +44,8 @@ class CachedModel:
     def identity(self) -> str:
         """Model identity plus the library versions that can change the numbers."""
         return (f"{self.kind}|{self.ref.identity}|transformers:{package_version('transformers')}"
-                f"|torch:{package_version('torch')}|max_length:{self.max_length}")
+                f"|torch:{package_version('torch')}|max_length:{self.max_length}"
+                + ("" if self.version == "1" else f"|v:{self.version}"))
 
     @property
     def store(self) -> KeyValueStore:

@@ -1,4 +1,4 @@
-"""Sentence log-likelihoods under a causal LM: batched, length-sorted, disk-cached.
+"""Sentence log-likelihoods under a causal LM: batched by exact length (unpadded), disk-cached.
 
 The score of a sentence w_1..w_T (LM subword tokens) is the mean token negative
 log-likelihood with the LM's BOS token as context,
@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from gec_meta.cache import text_hash
-from gec_meta.encoders.batching import length_batches, unique
+from gec_meta.encoders.batching import fill_rows, length_batches, unique
 from gec_meta.models.cached import CachedModel
 from gec_meta.models.loading import load
 
@@ -29,7 +29,8 @@ class CausalLM(CachedModel):
 
     Args:
         model: hub id, local folder, .gguf file or ``pkg://...`` (:mod:`.loading`).
-        batch_size: sentences per forward pass.
+        batch_size: most sentences per forward pass (sentences of one token length share a
+            batch, unpadded, so it changes no value and is not in :attr:`identity`).
         max_length: LM tokens kept per sentence (BOS included); longer ones are truncated.
         config_key: the config key named in errors (``metric.model``).
         use_cache: keep results on disk (``$GEC_META_CACHE``).
@@ -38,6 +39,7 @@ class CausalLM(CachedModel):
     """
 
     kind = "causal-lm"
+    version = "2"  # 2: unpadded equal-length batches (order-independent values)
 
     def __init__(self, model: str, batch_size: int = 16, max_length: int = 512,
                  config_key: str = "metric.model", use_cache: bool = True,
@@ -69,23 +71,17 @@ class CausalLM(CachedModel):
         bos = self.bos_id(tok)
         ids = [[bos] + tok(t, add_special_tokens=False)["input_ids"][: self.max_length - 1] for t in texts]
         out: list[tuple[float, int]] = [(0.0, 0)] * len(texts)
-        pad = tok.pad_token_id if tok.pad_token_id is not None else bos
+        # Texts of one token length per batch, unpadded: a text's NLL does not depend on the
+        # other texts of its batch (gec_meta.encoders.batching), so batch_size changes no value.
         for batch in length_batches([len(x) for x in ids], self.batch_size):
-            L = max(len(ids[i]) for i in batch)
-            input_ids = torch.full((len(batch), L), pad, dtype=torch.long)
-            mask = torch.zeros((len(batch), L), dtype=torch.long)
-            for j, i in enumerate(batch):
-                input_ids[j, : len(ids[i])] = torch.tensor(ids[i])
-                mask[j, : len(ids[i])] = 1
-            input_ids, mask = input_ids.to(self.device), mask.to(self.device)
+            rows = fill_rows(batch, len(ids[batch[0]]))  # >= MIN_TOKENS tokens; the repeats are dropped
+            input_ids = torch.tensor([ids[i] for i in rows], dtype=torch.long, device=self.device)
             with torch.no_grad():
-                logits = model(input_ids=input_ids, attention_mask=mask).logits.float()
+                logits = model(input_ids=input_ids, attention_mask=torch.ones_like(input_ids)).logits.float()
             logp = torch.log_softmax(logits[:, :-1], dim=-1)
-            target = input_ids[:, 1:]
-            token_lp = logp.gather(-1, target.unsqueeze(-1)).squeeze(-1) * mask[:, 1:]
-            counts = mask[:, 1:].sum(dim=1)
+            token_lp = logp.gather(-1, input_ids[:, 1:].unsqueeze(-1)).squeeze(-1)  # (B, T - 1)
+            n = input_ids.shape[1] - 1
             for j, i in enumerate(batch):
-                n = int(counts[j])
                 out[i] = (float(-token_lp[j].sum() / n) if n else 0.0, n)
         return out
 

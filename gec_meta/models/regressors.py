@@ -1,4 +1,5 @@
-"""BERT-style sentence models for SOME and IMPARA: batched, length-sorted, disk-cached.
+"""BERT-style sentence models for SOME and IMPARA: batched by exact token length (unpadded,
+so a value never depends on its batch), disk-cached.
 
 * :class:`SequenceRegressor` — ``AutoModelForSequenceClassification`` with one output; the
   raw logit of a sentence or a sentence pair.
@@ -16,13 +17,14 @@ from typing import Sequence
 import numpy as np
 
 from gec_meta.cache import text_hash
-from gec_meta.encoders.batching import length_batches, unique
+from gec_meta.encoders.batching import fill_rows, length_batches, unique
 from gec_meta.models.cached import CachedModel
 from gec_meta.models.loading import load
 
 
 class _Base(CachedModel):
     auto_class = "AutoModel"
+    version = "2"  # 2: unpadded equal-length batches (order-independent values)
 
     def __init__(self, model: str, config_key: str, batch_size: int = 32, max_length: int = 128,
                  use_cache: bool = True, model_obj=None, tokenizer_obj=None, device: str = "auto"):
@@ -42,10 +44,19 @@ class _Base(CachedModel):
         self._model.eval()
         return self._model, self._tokenizer
 
-    def _encode(self, tok, first: list[str], second: list[str] | None):
-        """The tokenised batch, on :attr:`device`."""
-        return tok(first, second, padding=True, truncation=True, max_length=self.max_length,
-                   return_tensors="pt").to(self.device)
+    def _batches(self, tok, first: list[str], second: list[str] | None):
+        """``(indices, inputs)`` of batches of items of one token length, unpadded (attention
+        masks all ones) and filled to at least MIN_TOKENS tokens by repeating rows (the outputs
+        of row ``j < len(indices)`` belong to ``indices[j]``), so an item's output does not depend on the other items of its batch
+        (:mod:`gec_meta.encoders.batching`); inputs are tensors on :attr:`device`."""
+        import torch
+
+        enc = tok(first, second, truncation=True, max_length=self.max_length)
+        names = [k for k in ("input_ids", "token_type_ids", "attention_mask") if k in enc]
+        for batch in length_batches([len(x) for x in enc["input_ids"]], self.batch_size):
+            rows = fill_rows(batch, len(enc["input_ids"][batch[0]]))  # >= MIN_TOKENS tokens (repeats)
+            yield batch, {k: torch.tensor([enc[k][i] for i in rows], dtype=torch.long, device=self.device)
+                          for k in names}
 
     def _cached(self, items: Sequence, compute) -> np.ndarray:
         distinct, inverse = unique(list(items))
@@ -68,13 +79,10 @@ class SequenceRegressor(_Base):
 
         model, tok = self._load()
         out = [0.0] * len(items)
-        lengths = [len(" ".join(x) if isinstance(x, tuple) else x) for x in items]
-        for batch in length_batches(lengths, self.batch_size):
-            sel = [items[i] for i in batch]
-            if isinstance(sel[0], tuple):
-                enc = self._encode(tok, [a for a, _ in sel], [b for _, b in sel])
-            else:
-                enc = self._encode(tok, sel, None)
+        pairs = bool(items) and isinstance(items[0], tuple)
+        first = [x[0] for x in items] if pairs else list(items)
+        second = [x[1] for x in items] if pairs else None
+        for batch, enc in self._batches(tok, first, second):
             with torch.no_grad():
                 logits = model(**enc).logits
             if logits.shape[-1] != 1:
@@ -99,12 +107,10 @@ class MeanPooledSimilarity(_Base):
 
         model, tok = self._load()
         out = [None] * len(texts)
-        for batch in length_batches([len(t) for t in texts], self.batch_size):
-            enc = self._encode(tok, [texts[i] for i in batch], None)
+        for batch, enc in self._batches(tok, texts, None):
             with torch.no_grad():
                 states = model(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"]).last_hidden_state
-            mask = enc["attention_mask"].unsqueeze(-1).to(states.dtype)
-            pooled = (states * mask).sum(1) / mask.sum(1)
+            pooled = states.mean(1)  # no padding: the mean over the attention mask is the plain mean
             for j, i in enumerate(batch):
                 out[i] = pooled[j]
         return out

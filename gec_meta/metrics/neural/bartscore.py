@@ -7,8 +7,10 @@ facebook/bart-base / bart-large in Gong et al. 2022, whose §3.1 footnote 2 uses
 as input and the hypothesis as output).  Higher is better; an empty candidate still has its
 special tokens, so the score is always defined.
 
-Speed: distinct (candidate, reference) pairs only, sorted by length, batched, and cached on
-disk per pair (namespace = model identity + max_length + library versions).
+Speed: distinct (candidate, reference) pairs only, batched by exact (reference, candidate) token
+lengths without padding (so a pair's score never depends on its batch:
+:mod:`gec_meta.encoders.batching`), and cached on disk per pair (namespace = model identity +
+max_length + library versions).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.cache import KeyValueStore, text_hash
-from gec_meta.encoders.batching import length_batches, unique
+from gec_meta.encoders.batching import fill_rows, length_batches, unique
 from gec_meta.encoders.encoder import _library_versions
 from gec_meta.encoders.loading import load_pretrained, resolve_model
 from gec_meta.devices import resolve_device
@@ -35,7 +37,7 @@ class BARTScoreScorer:
             e.g. ``facebook/bart-base`` (PT-M2's BART scorer).
         revision: hub revision.
         max_length: tokens per side (bart_score's default 1024).
-        batch_size: pairs per forward pass.
+        batch_size: most pairs per forward pass (changes no value: not in the signature).
         device: ``auto`` (CUDA, then MPS, then CPU), ``cpu``, ``cuda``, ``cuda:N`` or ``mps``
             (:func:`gec_meta.devices.resolve_device`); not part of the signature's cache namespace.
         threads: ``torch.set_num_threads`` (None: torch's choice; configs pass the run's ``threads``).
@@ -61,7 +63,7 @@ class BARTScoreScorer:
 
     def signature(self) -> str:
         rev = "local" if self.source.local else (self.revision or "default")
-        return f"bartscore(model={self.source.identity},rev={rev},maxlen={self.max_length},{_library_versions()},v=1)"
+        return f"bartscore(model={self.source.identity},rev={rev},maxlen={self.max_length},{_library_versions()},v=2)"  # v=2: unpadded
 
     @property
     def store(self) -> KeyValueStore:
@@ -101,19 +103,18 @@ class BARTScoreScorer:
         import torch
 
         model, tok = self._load()
+        src = tok([r for _, r in pairs], max_length=self.max_length, truncation=True)["input_ids"]
+        tgt = tok([c for c, _ in pairs], max_length=self.max_length, truncation=True)["input_ids"]
+        # Pairs of one (reference length, candidate length) per batch, unpadded: a pair's score
+        # does not depend on the other pairs of its batch (gec_meta.encoders.batching).
         with torch.inference_mode():
-            for idx in length_batches([len(c) + len(r) for c, r in pairs], self.batch_size):
-                src = tok([pairs[i][1] for i in idx], max_length=self.max_length, truncation=True,
-                          padding=True, return_tensors="pt")
-                tgt = tok([pairs[i][0] for i in idx], max_length=self.max_length, truncation=True,
-                          padding=True, return_tensors="pt")
-                labels = tgt["input_ids"].to(self.device)
-                out = model(input_ids=src["input_ids"].to(self.device),
-                            attention_mask=src["attention_mask"].to(self.device), labels=labels)
+            for idx in length_batches([(len(src[i]), len(tgt[i])) for i in range(len(pairs))], self.batch_size):
+                rows = fill_rows(idx, min(len(src[idx[0]]), len(tgt[idx[0]])))  # >= MIN_TOKENS (repeats)
+                input_ids = torch.tensor([src[i] for i in rows], dtype=torch.long, device=self.device)
+                labels = torch.tensor([tgt[i] for i in rows], dtype=torch.long, device=self.device)
+                out = model(input_ids=input_ids, attention_mask=torch.ones_like(input_ids), labels=labels)
                 logp = torch.log_softmax(out.logits.float(), dim=-1)
-                tok_logp = logp.gather(-1, labels.unsqueeze(-1)).squeeze(-1)
-                mask = tgt["attention_mask"].to(self.device).float()
-                mean = (tok_logp * mask).sum(dim=1) / mask.sum(dim=1)
+                mean = logp.gather(-1, labels.unsqueeze(-1)).squeeze(-1).mean(dim=1)  # (B,)
                 for i, v in zip(idx, mean.cpu().tolist()):
                     self.store.put(keys[i], float(v))
         self.store.flush()

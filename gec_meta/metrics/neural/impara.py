@@ -49,14 +49,16 @@ class IMPARA(Metric):
     model_qe: str = "gotutiyan/IMPARA-QE"
     model_se: str = "bert-base-cased"
     threshold: float = DEFAULT_THRESHOLD
-    batch_size: int = field(default=32, metadata=valid(integer(1, hi=MAX_BATCH_SIZE)))
+    # texts of one token length per forward pass, unpadded: changes no value, so in no signature
+    batch_size: int = field(default=32, repr=False, metadata=valid(integer(1, hi=MAX_BATCH_SIZE)))
     max_length: int = 128
     models_: tuple | None = field(default=None, repr=False, compare=False)
     device: str = field(default="auto", repr=False, compare=False, kw_only=True)
 
     name: ClassVar[str] = "impara"
     language_note: ClassVar[str] = "IMPARA's quality estimator is trained on English"
-    version: ClassVar[str] = "1"
+    # 2: model batches of one token length, unpadded (values independent of batch_size and order)
+    version: ClassVar[str] = "2"
     needs_references: ClassVar[bool] = False
     stat_names: ClassVar[tuple[str, ...]] = ("qe", "similarity")
 

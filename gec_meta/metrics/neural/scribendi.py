@@ -118,7 +118,8 @@ class Scribendi(Metric):
 
     model: str = "gpt2"
     threshold: float = DEFAULT_THRESHOLD
-    batch_size: int = field(default=16, metadata=valid(integer(1, hi=MAX_BATCH_SIZE)))
+    # texts of one token length per forward pass, unpadded: changes no value, so in no signature
+    batch_size: int = field(default=16, repr=False, metadata=valid(integer(1, hi=MAX_BATCH_SIZE)))
     max_length: int = 512
     lm: object = field(default=None, repr=False, compare=False)
     device: str = field(default="auto", repr=False, compare=False, kw_only=True)
@@ -126,7 +127,8 @@ class Scribendi(Metric):
     name: ClassVar[str] = "scribendi"
     language_note: ClassVar[str] = "its LM (GPT-2 by default) and the paper's thresholds are English"
     # 2: fuzzywuzzy's integer-percent token-sort ratio (was rapidfuzz's unrounded one)
-    version: ClassVar[str] = "2"
+    # 3: model batches of one token length, unpadded (values independent of batch_size and order)
+    version: ClassVar[str] = "3"
     needs_references: ClassVar[bool] = False
     stat_names: ClassVar[tuple[str, ...]] = ("score", "src_nll", "hyp_nll", "surface")
 

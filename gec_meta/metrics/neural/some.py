@@ -54,14 +54,16 @@ class SOME(Metric):
     weight_g: float = 0.55
     weight_f: float = 0.43
     weight_m: float = 0.02
-    batch_size: int = field(default=32, metadata=valid(integer(1, hi=MAX_BATCH_SIZE)))
+    # texts of one token length per forward pass, unpadded: changes no value, so in no signature
+    batch_size: int = field(default=32, repr=False, metadata=valid(integer(1, hi=MAX_BATCH_SIZE)))
     max_length: int = 128
     regressors: tuple | None = field(default=None, repr=False, compare=False)
     device: str = field(default="auto", repr=False, compare=False, kw_only=True)
 
     name: ClassVar[str] = "some"
     language_note: ClassVar[str] = "SOME's regressors are fine-tuned on English GEC ratings"
-    version: ClassVar[str] = "1"
+    # 2: model batches of one token length, unpadded (values independent of batch_size and order)
+    version: ClassVar[str] = "2"
     needs_references: ClassVar[bool] = False
     stat_names: ClassVar[tuple[str, ...]] = ("grammaticality", "fluency", "meaning")
 
