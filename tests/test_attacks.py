@@ -232,7 +232,7 @@ def test_robustness_ranks_by_hand(tmp_path):
     # python -m gec_meta.report collates the section of every run into summary_robustness.*
     import csv
 
-    from gec_meta.report.tables import main as collate
+    from gec_meta.cli.report import main as collate
 
     for k, name in enumerate(("length", "length2")):
         (tmp_path / f"run{k}").mkdir()

@@ -81,9 +81,9 @@ def test_gec_meta_subcommands_and_report_ctrl_c(monkeypatch, capsys, tmp_path):
     # python -m gec_meta.report: the module's own entry
     import runpy
 
-    from gec_meta.report import tables
+    from gec_meta.cli import report
 
-    monkeypatch.setattr(tables, "main", ctrl_c)
+    monkeypatch.setattr(report, "main", ctrl_c)
     with pytest.raises(SystemExit) as exit_:
         runpy.run_module("gec_meta.report", run_name="__main__")
     assert exit_.value.code == 130

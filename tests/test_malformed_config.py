@@ -105,7 +105,7 @@ def test_group_option_paths_are_unknown_options_in_gec_meta_run(data_root, tmp_p
         (["-m", "metric=length,../dataset/seeda"], r"metric=../dataset/seeda: unknown metric"),
         (["metric=length", f"hydra/job_logging={relative(log, 'hydra/job_logging')}"], r"unknown hydra/job_logging '\.\./"),
         (["metric=length", f"meta_eval.epsilon_from={relative(yaml, 'dataset')}"],
-         r"meta_eval.epsilon_from must be one of \['bea19_dev_attack', 'gjg15', 'gmeg', 'gmeg_wiki', 'revisit_cgec', 'seeda', 'seeda_attack'\] or null, got '\.\./"),
+         r"meta_eval.epsilon_from must be one of \['bea19_dev_attack', 'gjg15', 'gmeg', 'gmeg_wiki', 'multigec2025', 'ostling2024', 'revisit_cgec', 'seeda', 'seeda_attack'\] or null, got '\.\./"),
     ]
     for args, message in cases:
         proc = _run_py(args, data_root, tmp_path)
