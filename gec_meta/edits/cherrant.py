@@ -547,11 +547,7 @@ class CherrantExtractor(StoredExtractor):
         from gec_meta.parallel import parallel_map
 
         keys = [text_hash("zh", s, t) for s, t in pairs]
-        store = self.store
-        todo: dict[str, tuple[str, str]] = {}
-        for key, pair in zip(keys, pairs):
-            if key not in store and key not in todo:
-                todo[key] = pair
+        todo = self._missing(keys, pairs)
         if todo:
             _resources(str(self.root))  # loaded (and checked) once; forked workers inherit it
             todo_keys = list(todo)
@@ -559,9 +555,8 @@ class CherrantExtractor(StoredExtractor):
             results = parallel_map(_annotate_chunk, len(todo_pairs), (todo_pairs, str(self.root)), threads=threads,
                                    min_work=self.min_parallel, desc="ChERRANT", unit="pair", progress=self.progress)
             for key, edits in zip(todo_keys, results):
-                store.put(key, edits)
-        store.flush()
-        return [tuple(Edit._make(e) for e in store.get(k)) for k in keys]
+                self.store.put(key, edits)
+        return self._stored(keys)
 
 
 @functools.lru_cache(maxsize=1)

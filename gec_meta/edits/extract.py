@@ -220,6 +220,36 @@ class StoredExtractor:
         """Forget the open edit store (the next call reopens it, e.g. in a new cache folder)."""
         self._store = None
 
+    def _missing(self, keys: Sequence[str], pairs: Sequence[tuple[str, str]]) -> dict[str, tuple[str, str]]:
+        """The pairs whose edits are not stored yet, each key once (first occurrence), in order."""
+        store, todo = self.store, {}
+        for key, pair in zip(keys, pairs):
+            if key not in store and key not in todo:
+                todo[key] = pair
+        return todo
+
+    @staticmethod
+    def _check_lengths(todo: dict[str, tuple[str, str]], pairs: Sequence[tuple[str, str]]) -> None:
+        """:func:`check_lengths` of the new pairs, the error naming the pair's index in ``pairs``."""
+        try:
+            check_lengths(list(todo.values()))
+        except SentenceTooLong as exc:
+            bad = list(todo.values())[exc.pair]
+            raise SentenceTooLong(list(pairs).index(bad), exc.tokens, exc.target) from None
+
+    def _stored(self, keys: Sequence[str]) -> list[tuple[Edit, ...]]:
+        """The stored edits of every key, shape (P,) (flushed first; one tuple per distinct key)."""
+        store = self.store
+        store.flush()
+        as_edits: dict[str, tuple[Edit, ...]] = {}
+        out = []
+        for k in keys:
+            edits = as_edits.get(k)
+            if edits is None:
+                edits = as_edits[k] = tuple(Edit._make(e) for e in store.get(k))
+            out.append(edits)
+        return out
+
 
 class ErrantExtractor(StoredExtractor):
     """Batched, deduplicated, disk-cached ERRANT edit extraction.
@@ -261,30 +291,15 @@ class ErrantExtractor(StoredExtractor):
             filter, e.g. with :func:`significant`).
         """
         keys = [text_hash(s, t) for s, t in pairs]
-        store = self.store
-        todo: dict[str, tuple[str, str]] = {}
-        for key, (s, t) in zip(keys, pairs):
-            if key not in store and key not in todo:
-                if s == t:  # errant_parallel writes a noop for identical texts
-                    store.put(key, ())
-                else:
-                    todo[key] = (s, t)
+        todo = self._missing(keys, pairs)
+        for key, (s, t) in list(todo.items()):
+            if s == t:  # errant_parallel writes a noop for identical texts
+                self.store.put(key, ())
+                del todo[key]
         if todo:
-            try:
-                check_lengths(list(todo.values()))
-            except SentenceTooLong as exc:
-                bad = list(todo.values())[exc.pair]
-                raise SentenceTooLong(pairs.index(bad), exc.tokens, exc.target) from None
+            self._check_lengths(todo, pairs)
             self._compute_once(todo, threads)
-        store.flush()
-        as_edits: dict[str, tuple[Edit, ...]] = {}
-        out = []
-        for k in keys:
-            edits = as_edits.get(k)
-            if edits is None:
-                edits = as_edits[k] = tuple(Edit._make(e) for e in store.get(k))
-            out.append(edits)
-        return out
+        return self._stored(keys)
 
     def _compute_once(self, todo: dict[str, tuple[str, str]], threads: int | None = None) -> None:
         """:meth:`_compute` -- unless another live job sharing the cache is parsing the same pairs

@@ -47,10 +47,10 @@ from typing import Sequence
 import numpy as np
 from rapidfuzz.distance import Indel
 
-from gec_meta.cache import KeyValueStore, code_version, text_hash
+from gec_meta.cache import code_version, text_hash
 from gec_meta.edits.edit import Edit
 from gec_meta.edits.errant_align import DocFeatures, FastAlignment
-from gec_meta.edits.extract import EditTuple, SentenceTooLong, check_lengths
+from gec_meta.edits.extract import EditTuple, StoredExtractor
 
 #: Bump when the edits of the same pair change.
 VERSION = "1"
@@ -176,27 +176,21 @@ def generic_edits(source: str, target: str) -> tuple[EditTuple, ...]:
                  for _, os_, oe, cs, ce in out)
 
 
-class GenericExtractor:
+class GenericExtractor(StoredExtractor):
     """Batched, deduplicated, disk-cached language-independent edit extraction (the interface of
     :class:`~gec_meta.edits.extract.ErrantExtractor`)."""
 
     name = NAME
 
     def __init__(self):
-        self._store: KeyValueStore | None = None
+        self._store = None
 
     def signature(self) -> str:
         """The extractor in result signatures: ``generic-align:1``."""
         return self.name
 
-    @property
-    def store(self) -> KeyValueStore:
-        if self._store is None:
-            self._store = KeyValueStore(f"{NAME}|code:{code_version('edits/generic.py', 'edits/errant_align.py')}")
-        return self._store
-
-    def reset(self) -> None:
-        self._store = None
+    def namespace(self) -> str:
+        return f"{NAME}|code:{code_version('edits/generic.py', 'edits/errant_align.py')}"
 
     def extract(self, pairs: Sequence[tuple[str, str]], threads: int | None = None) -> list[tuple[Edit, ...]]:
         """Edits of every (source, target) pair.
@@ -209,27 +203,12 @@ class GenericExtractor:
             shape (P,): each pair's edits, left to right (no noop: identical texts have none).
         """
         keys = [text_hash(s, t) for s, t in pairs]
-        store = self.store
-        todo = {}
-        for key, pair in zip(keys, pairs):
-            if key not in store and key not in todo:
-                todo[key] = pair
+        todo = self._missing(keys, pairs)
         if todo:
-            try:
-                check_lengths(list(todo.values()))
-            except SentenceTooLong as exc:
-                bad = list(todo.values())[exc.pair]
-                raise SentenceTooLong(list(pairs).index(bad), exc.tokens, exc.target) from None
+            self._check_lengths(todo, pairs)
             for key, (s, t) in todo.items():
-                store.put(key, generic_edits(s, t))
-        store.flush()
-        memo: dict[str, tuple[Edit, ...]] = {}
-        out = []
-        for k in keys:
-            if k not in memo:
-                memo[k] = tuple(Edit._make(e) for e in store.get(k))
-            out.append(memo[k])
-        return out
+                self.store.put(key, generic_edits(s, t))
+        return self._stored(keys)
 
 
 @functools.lru_cache(maxsize=1)
