@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,13 @@ def _data_root() -> Path:
     if (REPO / "data" / "seeda").is_dir():
         return REPO / "data"
     return REPO.parent / "shared" / "data"
+
+
+# A shell without job control starts background commands (`make test &`) with SIGINT ignored,
+# and an ignored signal stays ignored across exec: the Ctrl-C tests' subprocesses would then
+# never see their SIGINT. A handler (not SIG_IGN) is reset to the default at exec.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
