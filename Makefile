@@ -7,8 +7,12 @@ MIRROR ?= $(wildcard ../shared/data)
 TORCH_VERSION ?= 2.13.0
 # bert-base/large shapes as on a GPU; on a CPU e.g. BENCH_GPU_ARGS="--random-init tiny --limit 60"
 BENCH_GPU_ARGS ?= --random-init base --random-init large
-# pytest-xdist workers of `make test` (tests/README.md: the 3-minute budget on 2 cores)
+# pytest-xdist workers of `make test` (tests/README.md: the 3-minute budget on 2 cores); each
+# test module stays in one worker (--dist loadscope), so its module fixtures are computed once
 TEST_WORKERS ?= 2
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope
+# (env -u: Python's default bytecode cache, which some machines' PYTHONDONTWRITEBYTECODE=1 turns
+# off; without it every run.py subprocess of the tests compiles gec_meta again)
 export GEC_META_DATA := $(abspath $(DATA))
 
 .DEFAULT_GOAL := help
@@ -37,13 +41,13 @@ run: data ## install, fetch data and run the default meta-evaluation (ERRANT on 
 	$(PY) run.py
 
 test: data ## fast tests plus the CI subset of the slow real-data tests
-	$(PY) -m pytest -q -n $(TEST_WORKERS) -m "not slow or ci"
+	$(PYTEST) -q -m "not slow or ci"
 
 test-all: data ## every test, including all slow real-data tests
-	$(PY) -m pytest -q -n $(TEST_WORKERS)
+	$(PYTEST) -q
 
 test-durations: data ## make test, timed: its 25 slowest tests and the suite's wall and CPU time
-	$(PY) tests/timed_run.py -q -n $(TEST_WORKERS) -m "not slow or ci" --durations=25
+	env -u PYTHONDONTWRITEBYTECODE $(PY) tests/timed_run.py -q -n $(TEST_WORKERS) --dist loadscope -m "not slow or ci" --durations=25
 
 bench: data ## benchmarks (wall time, memory), written to bench/RESULTS.md
 	$(PY) bench/run_all.py

@@ -38,8 +38,15 @@ def data_root() -> Path:
 
 @pytest.fixture(scope="session", autouse=True)
 def isolated_cache(tmp_path_factory):
-    """Every test session gets its own on-disk cache, so tests never see a user's cache."""
-    path = tmp_path_factory.mktemp("gec-meta-cache")
+    """Every test session gets its own on-disk cache, so tests never see a user's cache. The
+    pytest-xdist workers of one run share it (their base folders' common parent is that run's):
+    a benchmark's parses and encoder states are computed once per run, not once per worker (a
+    second worker needing the same entries waits for the first one's claim, gec_meta.cache.claims)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        path = tmp_path_factory.getbasetemp().parent / "gec-meta-cache"
+        path.mkdir(exist_ok=True)
+    else:
+        path = tmp_path_factory.mktemp("gec-meta-cache")
     old = os.environ.get("GEC_META_CACHE")
     os.environ["GEC_META_CACHE"] = str(path)
     yield path
@@ -62,5 +69,4 @@ def gjg15_m2_official(data_root):
 
     ds = load_gjg15(data_root)
     refs = load_refset("official", ds, data_root)  # missing_annotator unset: GJG15's protocol
-    return Task(ds, M2(), Default(), refs, window=None, sentence_level=False, spa_permutations=0,
-                use_cache=False).run()
+    return Task(ds, M2(), Default(), refs, window=None, sentence_level=False, spa_permutations=0).run()

