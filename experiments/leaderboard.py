@@ -4,8 +4,9 @@ and GMEG-Wiki, ranked as the WMT metrics task ranks metrics.
     .venv/bin/python experiments/leaderboard.py [--out experiments/results]
 
 The same as ``gec-meta leaderboard --out DIR`` with the shipped ``conf/leaderboard.yaml``:
-writes ``leaderboard.{md,tex,csv,png}`` (see README "Leaderboard" and "Statistics").  Seeded:
-the same config and code give the same bytes.
+writes ``leaderboard.{md,tex,csv,png,json}`` and the page ``leaderboard.html`` (see README
+"Leaderboard", "Statistics" and "HTML report").  Seeded: the same config and code give the same
+bytes.
 """
 
 from __future__ import annotations
@@ -18,4 +19,4 @@ from gec_meta.cli.leaderboard import main
 if __name__ == "__main__":
     argv = sys.argv[1:]
     out = argv[argv.index("--out") + 1] if "--out" in argv else str(Path(__file__).resolve().parent / "results")
-    raise SystemExit(main(["--out", out]))
+    raise SystemExit(main(["--out", out, "--html", str(Path(out) / "leaderboard.html")]))

@@ -188,7 +188,8 @@ def ostling_metrics_section(root: Path, bootstrap: int) -> list[str]:
             rows.append(f"| {name} | {aspect} | {fmt(sysr['pearson'])} [{fmt(ci[0])}, {fmt(ci[1])}] | "
                         f"{fmt(sysr['spearman'])} | {fmt(sysr['pairwise_accuracy'])} ({fmt(sysr['pairwise_accuracy_random'])}) | "
                         f"{fmt(sent.get('acc_eq'))} ({fmt(sent.get('acc_eq_random'))}) | {fmt(sent.get('pdp'))} |")
-        notes.append(f"`{name}` signature: `{res.signature}` ({time.perf_counter() - t0:.1f} s)")
+        notes.append(f"`{name}` signature: `{res.signature}`")
+        print(f"{name}: {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     out += ["| metric | aspect | Pearson [95% CI] | Spearman | pairwise acc. (chance) | acc_eq (chance) | PDP |",
             "|---|---|---|---|---|---|---|", *rows, ""]
     if scores:
@@ -298,7 +299,7 @@ def main(argv=None) -> None:
     lines += extractor_section()
     lines += ostling_metrics_section(root, args.bootstrap)
     lines += multigec_section(root, args.bootstrap)
-    lines += [f"Total time {time.perf_counter() - t0:.0f} s.", ""]
+    print(f"multilingual_sv: total time {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "multilingual_sv.md").write_text("\n".join(lines), encoding="utf-8")
     print(f"wrote {args.out / 'multilingual_sv.md'}")

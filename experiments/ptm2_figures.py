@@ -269,7 +269,8 @@ def main(argv: Sequence[str] | None = None) -> None:
              "(all-MiniLM-L6-v2), the only encoder loadable here; the paper's PT-M2 used bert-base-uncased "
              "(and BART), so paper columns are not a like-for-like target and MiniLM rows carry no "
              "tolerance.** SentM2 / M2 rows involve no encoder and are checked (±0.003, as "
-             f"`ptm2_tables.py`). Wall time of this run: {took:.0f} s.")
+             "`ptm2_tables.py`).")
+    print(f"ptm2_figures: wall time {took:.0f} s", file=sys.stderr)
     print(write_report(out / "ptm2_figures.md", "PT-M2 paper: Table 7, Figure 3, β variants (GJG15)", intro, sections))
 
 

@@ -171,8 +171,8 @@ def main(argv: Sequence[str] | None = None) -> None:
              "TrueSkill scores (TS_edit) and edit-level judgments, TrueSkill aggregation for every metric. "
              "**UOT-ERRANT and PT-ERRANT use MiniLM (all-MiniLM-L6-v2), the only encoder loadable here; "
              "the paper used ELECTRA-base and bert-base-uncased**, so those points, cells and rows are "
-             "reported, not checked. UOT-ERRANT: λ = 0.1 (the paper's), ε = 0.1, `solver=batched`. "
-             f"Wall time of this run: {took:.0f} s.")
+             "reported, not checked. UOT-ERRANT: λ = 0.1 (the paper's), ε = 0.1, `solver=batched`.")
+    print(f"uot_figures: wall time {took:.0f} s", file=sys.stderr)
     print(write_report(out / "uot_figures.md", "UOT-ERRANT: Figure 3 (system scatter) and Figure 6 "
                        "(agreement by system pair)", intro, sections))
 

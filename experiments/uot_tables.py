@@ -21,6 +21,7 @@ Lambda search: GJG15, TrueSkill aggregation, selection on TS Pearson (ties -> Sp
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import statistics
 import sys
@@ -251,6 +252,8 @@ def lambda_search(root, out: Path, reuse: bool = False):
         metric = load_metric("uot_errant", "encoder=minilm", solver=FAST)
         results = search(metric, root=root, refset_options={"missing_annotator": "source"},
                          progress=lambda r: print(f"λ={r.reg_m:.2f} {r.seconds:.1f}s", flush=True))
+    # seconds per λ to stdout only: the report and its JSON stay byte-identical from run to run
+    results = [dataclasses.replace(r, seconds=None) for r in results]
     text, chosen = report(results, "TS", "")
     png = plot(results, chosen, out / "uot_lambda_search.png", f"UOT-ERRANT λ search, GJG15, {ENC}, TrueSkill")
     (out / "uot_lambda_search.json").write_text(json.dumps(
@@ -261,9 +264,8 @@ def lambda_search(root, out: Path, reuse: bool = False):
             f"selection on TS Pearson, ties -> Spearman (selecting on EW instead would give λ = {ew.reg_m:g}). "
             "Hydra form: `python run.py -m experiment=uot_lambda_search hydra.sweep.dir=outputs/multirun/uot_lambda_search "
             "meta_eval.window=null meta_eval.sentence_level=false` then "
-            "`python -m gec_meta.report.lambda_search outputs/multirun/uot_lambda_search` (same numbers). Seconds per λ are "
-            "in-process wall times on a shared machine (the first includes reading the cached edit vectors); "
-            "the cold-cache benchmark is `bench/bench_uot.py` (result in `uot_bench.json`)."
+            "`python -m gec_meta.report.lambda_search outputs/multirun/uot_lambda_search` (same numbers, with "
+            "seconds per λ). The cold-cache benchmark is `bench/bench_uot.py` (result in `uot_bench.json`)."
             + text + f"\n![correlation vs λ]({png.name})\n")
     return Section("λ search on GJG15 (§4.1)", text=text), chosen.reg_m
 
