@@ -145,11 +145,10 @@ def _venv(tmp_path: Path, *, share_dependencies: bool) -> tuple[Path, dict]:
     installing them again."""
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=False)
-    if share_dependencies:
-        import sysconfig
-
+    if share_dependencies:  # every site-packages folder this interpreter reads (a venv's, its base's)
         (site,) = (env_dir / "lib").glob("python3*/site-packages")
-        (site / "zz_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+        shared = [p for p in sys.path if Path(p).name in ("site-packages", "dist-packages")]
+        (site / "zz_dependencies.pth").write_text("".join(f"{p}\n" for p in shared), encoding="utf-8")
     env = {k: v for k, v in os.environ.items()
            if k not in ("GEC_META_DATA", "GEC_META_MIRROR", "PYTHONPATH", "VIRTUAL_ENV")}
     env.update(HOME=str(tmp_path / "home"), XDG_DATA_HOME=str(tmp_path / "xdg"),
