@@ -78,7 +78,10 @@ def main(argv=None) -> int:
     if args.out.is_dir():
         args.out = args.out / "multilingual.md"
     text = section(args.root or default_root())
-    old = args.out.read_text(encoding="utf-8") if args.out.exists() else "# Multilingual meta-evaluation\n\n"
+    head = ("# Multilingual meta-evaluation\n\n"
+            "Chinese below (`experiments/multilingual_zh.py`); Swedish (Östling et al. 2024) and MultiGEC-2025 in\n"
+            "[`multilingual_sv.md`](multilingual_sv.md) (`experiments/multilingual_sv.py`). Both run in `make reproduce`.\n\n")
+    old = args.out.read_text(encoding="utf-8") if args.out.exists() else head
     if BEGIN in old and END in old:
         new = old[:old.index(BEGIN)] + text + old[old.index(END) + len(END):]
     else:
