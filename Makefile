@@ -10,9 +10,10 @@ BENCH_GPU_ARGS ?= --random-init base --random-init large
 # pytest-xdist workers of `make test` (tests/README.md: the 3-minute budget on 2 cores); each
 # test module stays in one worker (--dist loadscope), so its module fixtures are computed once
 TEST_WORKERS ?= 2
-PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope
-# (env -u: Python's default bytecode cache, which some machines' PYTHONDONTWRITEBYTECODE=1 turns
-# off; without it every run.py subprocess of the tests compiles gec_meta again)
+TEST_OPTIONS = -n $(TEST_WORKERS) --dist loadscope
+# env -u: Python's default bytecode cache, which some machines' PYTHONDONTWRITEBYTECODE=1 turns
+# off; without it every run.py subprocess of the tests compiles gec_meta again
+TEST_PY = env -u PYTHONDONTWRITEBYTECODE $(PY)
 export GEC_META_DATA := $(abspath $(DATA))
 
 .DEFAULT_GOAL := help
@@ -41,13 +42,13 @@ run: data ## install, fetch data and run the default meta-evaluation (ERRANT on 
 	$(PY) run.py
 
 test: data ## fast tests plus the CI subset of the slow real-data tests
-	$(PYTEST) -q -m "not slow or ci"
+	$(TEST_PY) -m pytest -q $(TEST_OPTIONS) -m "not slow or ci"
 
 test-all: data ## every test, including all slow real-data tests
-	$(PYTEST) -q
+	$(TEST_PY) -m pytest -q $(TEST_OPTIONS)
 
 test-durations: data ## make test, timed: its 25 slowest tests and the suite's wall and CPU time
-	env -u PYTHONDONTWRITEBYTECODE $(PY) tests/timed_run.py -q -n $(TEST_WORKERS) --dist loadscope -m "not slow or ci" --durations=25
+	$(TEST_PY) tests/timed_run.py -q $(TEST_OPTIONS) -m "not slow or ci" --durations=25
 
 bench: data ## benchmarks (wall time, memory), written to bench/RESULTS.md
 	$(PY) bench/run_all.py

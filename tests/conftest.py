@@ -40,8 +40,10 @@ def data_root() -> Path:
 def isolated_cache(tmp_path_factory):
     """Every test session gets its own on-disk cache, so tests never see a user's cache. The
     pytest-xdist workers of one run share it (their base folders' common parent is that run's):
-    a benchmark's parses and encoder states are computed once per run, not once per worker (a
-    second worker needing the same entries waits for the first one's claim, gec_meta.cache.claims)."""
+    what one worker stored (parses, statistics, encoder states) the other reads instead of
+    computing it again; a worker needing statistics or parses that the other is computing waits
+    for its claim (gec_meta.cache.claims; encoder batches have no claims, so two workers may still
+    encode the same texts at the same moment)."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         path = tmp_path_factory.getbasetemp().parent / "gec-meta-cache"
         path.mkdir(exist_ok=True)

@@ -34,11 +34,11 @@ HYPS = [["he goes to school .", "she likes apples .", "they were happy yesterday
          "we go home now ."]]
 
 
-@pytest.fixture(scope="module")
-def tiny_llama():
-    """(model, tokenizer): a random 2-layer Llama over bytes with a chat template."""
+def byte_chat_tokenizer():
+    """A byte-level tokenizer with ChatML's two special tokens (ids 0 and 1) and a chat template
+    (also tests/test_startup.py's LLM dry run)."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+    from transformers import PreTrainedTokenizerFast
 
     alphabet = pre_tokenizers.ByteLevel.alphabet()
     vocab = {c: i for i, c in enumerate(["<|im_start|>", "<|im_end|>", *sorted(alphabet)])}
@@ -49,8 +49,17 @@ def tiny_llama():
                                   pad_token="<|im_end|>")
     tok.add_special_tokens({"additional_special_tokens": ["<|im_start|>", "<|im_end|>"]})
     tok.chat_template = CHAT_TEMPLATE
+    return tok
+
+
+@pytest.fixture(scope="module")
+def tiny_llama():
+    """(model, tokenizer): a random 2-layer Llama over bytes with a chat template."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    tok = byte_chat_tokenizer()
     torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=len(vocab), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+    config = LlamaConfig(vocab_size=len(tok), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
                          num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=4096,
                          initializer_range=0.5, bos_token_id=0, eos_token_id=1, pad_token_id=1,
                          tie_word_embeddings=True)

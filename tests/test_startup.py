@@ -108,15 +108,9 @@ def test_llm_dry_run_still_ends_the_job_cleanly(tmp_path):
     here (reading SmolLM2's from its GGUF file takes seconds of its own)."""
     pytest.importorskip("transformers")
     from test_experiment_configs import build_tiny_data
-    from test_llm_batched import CHAT_TEMPLATE
-    from tokenizers import Tokenizer, models, pre_tokenizers
-    from transformers import PreTrainedTokenizerFast
+    from test_llm_batched import byte_chat_tokenizer
 
-    raw = Tokenizer(models.BPE(vocab={c: i for i, c in enumerate(pre_tokenizers.ByteLevel.alphabet())}, merges=[]))
-    raw.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok = PreTrainedTokenizerFast(tokenizer_object=raw)
-    tok.chat_template = CHAT_TEMPLATE
-    tok.save_pretrained(tmp_path / "chat-tokenizer")
+    byte_chat_tokenizer().save_pretrained(tmp_path / "chat-tokenizer")
     data = build_tiny_data(tmp_path / "data")  # the tiny SEEDA layout: the plan of a few prompts
     mods = imported(tmp_path, "gec-meta-run", "dataset=seeda", "metric=llm_s", "metric.dry_run=true",
                     f"llm.model={tmp_path / 'chat-tokenizer'}", f"data_dir={data}",
