@@ -165,6 +165,45 @@ def config_groups() -> set[str]:
     return {p.name for p in config_root().iterdir() if p.is_dir() and not p.name.startswith("_")}
 
 
+#: Command-line flags of a Hydra app after which the metrics a run composes cannot be read
+#: from its overrides (another primary config, the help and config printers).
+_ALL_METRICS_FLAGS = ("--config-name", "-cn", "--config-path", "-cp", "--config-dir", "-cd", "--help", "-h",
+                      "--hydra-help", "--cfg", "-c", "--info", "-i", "--resolve", "--package", "-p")
+
+
+def metrics_chosen(args: Sequence[str]) -> set[str] | None:
+    """The metric configs a ``gec-meta-run`` command line composes: the options its
+    ``metric=...`` overrides choose (sweeps included) plus the default ``errant``; None when
+    they cannot be told from the overrides (an ``experiment=`` config, a ``glob(...)`` sweep
+    of metrics, another primary config, ``--cfg``/``--help``), i.e. every metric's schema is
+    needed.  Lets the app register only those schemas (importing every metric module costs
+    ~0.2 s a start: :func:`register_configs`)."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import HydraException
+
+    if any(a.split("=", 1)[0] in _ALL_METRICS_FLAGS for a in args if a.startswith("-")):
+        return None
+    parser = OverridesParser.create()
+    named = {"errant"}
+    for text in (a for a in args if "=" in a and not a.startswith("-")):
+        try:
+            override = parser.parse_override(text)
+        except HydraException:
+            continue  # Hydra reports it
+        group = override.key_or_group
+        if group == "experiment" or group.startswith("hydra.sweeper") or group == "hydra":
+            return None
+        if group != "metric" or override.is_delete():
+            continue
+        if override.is_choice_sweep() and override.value_type.name != "GLOB_CHOICE_SWEEP":
+            named.update(str(v) for v in override.sweep_string_iterator())
+        elif override.is_sweep_override():
+            return None  # glob(...) of metric options
+        else:
+            named.add(str(override.value()))
+    return named
+
+
 def check_override_options(overrides: Sequence[str]) -> None:
     """:func:`check_choices` of the options that Hydra ``overrides`` choose for the shipped
     config groups and Hydra's own (``hydra/...``), sweeps included (``metric=m2,../x``), before

@@ -122,3 +122,42 @@ def test_threads_is_an_option_not_an_environment_variable():
     readers = [str(p.relative_to(root)) for p in root.rglob("*.py")
                if "GEC_META_THREADS" in p.read_text() and not p.parts[-2] == "cli"]
     assert readers == []
+
+
+@pytest.mark.parametrize("args,expected", [
+    (["metric=m2", "dataset=seeda"], {"errant", "m2"}),
+    (["-m", "metric=m2,gleu", "aggregation=trueskill"], {"errant", "m2", "gleu"}),
+    (["dataset=gjg15"], {"errant"}),  # the default metric
+    (["~metric", "metric=green"], {"errant", "green"}),
+    (["hydra.searchpath=[file:///x]", "metric=mine"], {"errant", "mine"}),
+    (["experiment=uot_lambda_search"], None),  # the experiment config chooses the metric
+    (["-m", "metric=glob(pt_*)"], None),
+    (["--cfg", "job", "metric=m2"], None),
+    (["--config-name=other"], None),
+])
+def test_run_py_registers_the_schemas_of_the_metrics_it_names(args, expected):
+    """gec-meta-run imports the metric modules of the metrics its overrides choose, not all of
+    them (~0.2 s a start); whenever the overrides cannot tell, all."""
+    from gec_meta.config import metrics_chosen
+
+    assert metrics_chosen(args) == expected
+
+
+def test_run_py_plugin_yaml_extending_an_unnamed_shipped_schema(data_root, tmp_path):
+    """A plugin's metric YAML on hydra.searchpath may extend a shipped metric's schema that the
+    command line does not name (registered lazily): the run registers every schema and goes on."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "conf" / "metric").mkdir(parents=True)
+    (tmp_path / "conf" / "metric" / "my_length.yaml").write_text(
+        "defaults:\n  - /schema/metric/length@_here_\n  - _self_\n")
+    env = {**os.environ, "GEC_META_DATA": str(data_root), "GEC_META_CACHE": str(tmp_path / "cache")}
+    proc = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve().parents[1] / "run.py"), "metric=my_length", "dataset=seeda",
+         "meta_eval.spa_permutations=0", f"hydra.searchpath=[file://{tmp_path / 'conf'}]",
+         f"hydra.run.dir={tmp_path / 'out'}"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    result = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert "|metric:length" in result["signature"]

@@ -42,7 +42,8 @@ from gec_meta.cache import text_hash
 from gec_meta.cli import errors as cli_errors
 from gec_meta.cli.resume import RESULTS_FILE, publish, stale_reason
 from gec_meta.config import (CONFIG_MODULE, CONFIG_PATH, auto_threads_as_null, check_choices, check_instance,
-                             check_override_options, group_options, instantiate_as, register_configs)
+                             check_override_options, group_options, instantiate_as, metrics_chosen,
+                             register_configs)
 from gec_meta.fields import Valid, boolean, check_fields, check_values, integer, one_of, valid
 from gec_meta.data.io import recording_inputs
 from gec_meta.errors import ConfigError
@@ -270,14 +271,28 @@ def main() -> None:
     which makes it raise them to us; a user who set it gets Hydra's full traceback.
     """
     global _TRACEBACKS
-    register_configs()
+    from gec_meta.metrics.registry import metric_names
+
+    chosen = metrics_chosen(sys.argv[1:])  # None: all (an experiment config names its metric)
+    register_configs(None if chosen is None else sorted(chosen & set(metric_names())))
     cli_errors.install_warning_format()
     _TRACEBACKS = os.environ.get("HYDRA_FULL_ERROR") == "1"
     os.environ["HYDRA_FULL_ERROR"] = "1"
     try:
         # Group options are names, not paths (hydra/job_logging=../x would be configured before any job runs).
         check_override_options([a for a in sys.argv[1:] if "=" in a and not a.startswith("-")])
-        task()
+        try:
+            task()
+        except Exception as exc:
+            # A config from elsewhere (a plugin's metric YAML on hydra.searchpath) extending
+            # a shipped metric's schema that the overrides did not name: register all, again.
+            if chosen is None or "schema/metric" not in str(exc):
+                raise
+            from hydra.core.global_hydra import GlobalHydra
+
+            GlobalHydra.instance().clear()
+            register_configs()
+            task()
     except KeyboardInterrupt:  # Ctrl-C: one line, exit 130 (Hydra passes it through)
         sweep = any(a in ("-m", "--multirun") for a in sys.argv[1:])
         kept = ("the jobs of the sweep that finished keep their results: the same command with the same "
