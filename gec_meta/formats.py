@@ -18,10 +18,11 @@ Readers read columns and keys by name: :func:`read_results`, :func:`read_sentenc
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 from gec_meta.errors import DataError
 
@@ -149,8 +150,32 @@ def versioned_csv(text: str, version: int = LEADERBOARD_VERSION) -> str:
     return "\n".join(out) + "\n"
 
 
+def leaderboard_rows(text: str, name: str | Path, columns: Sequence[str] = ()) -> list[dict[str, str]]:
+    """The rows of a ``leaderboard.csv`` text (dicts by column name, ``format_version``
+    included), its format version checked on every row.
+
+    Args:
+        text: the file's text; name: the file named in errors.
+        columns: the columns the caller reads (each must be present, in any order).
+
+    Raises:
+        DataError: naming ``name`` (and the line) for another format version or a missing column.
+    """
+    reader = csv.DictReader(io.StringIO(text))
+    header = reader.fieldnames or []
+    if VERSION_KEY not in header:
+        check_version(None, LEADERBOARD_VERSION, name, "a leaderboard file")
+    missing = [c for c in columns if c not in header]
+    if missing:
+        raise DataError(f"has no column {missing[0]!r} (columns: {', '.join(header)})", name, 1)
+    rows = list(reader)
+    for k, row in enumerate(rows, start=2):
+        check_version(row[VERSION_KEY], LEADERBOARD_VERSION, f"{name}:{k}", "a leaderboard file")
+    return rows
+
+
 def read_leaderboard(path: str | Path) -> list[dict[str, str]]:
-    """The rows of a ``leaderboard.csv`` (dicts by column name, ``format_version`` included).
+    """The rows of a ``leaderboard.csv`` file (:func:`leaderboard_rows`).
 
     Raises:
         DataError: naming the file, when it cannot be read or is of another format version.
@@ -159,10 +184,4 @@ def read_leaderboard(path: str | Path) -> list[dict[str, str]]:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(f"cannot read this leaderboard file ({type(exc).__name__}: {exc})", path) from None
-    reader = csv.DictReader(text.splitlines())
-    if VERSION_KEY not in (reader.fieldnames or []):
-        check_version(None, LEADERBOARD_VERSION, path, "a leaderboard file")
-    rows = list(reader)
-    for k, row in enumerate(rows, start=2):
-        check_version(row[VERSION_KEY], LEADERBOARD_VERSION, f"{path}:{k}", "a leaderboard file")
-    return rows
+    return leaderboard_rows(text, path)

@@ -76,6 +76,13 @@ def test_csv_round_trip_and_errors(tmp_path):
     bad.write_text("\n".join(text.splitlines()[:2] + ["default,m1,M1,B,h,system,pearson,x,1,,,1,1.0,1.0,2"]) + "\n")
     with pytest.raises(DataError, match=r"leaderboard.csv.*line 3: not a leaderboard row"):
         read_board_file(bad)
+    # columns read by name: the same CSV with its columns reversed gives the same boards
+    rows = list(csv.reader(io.StringIO(text)))
+    reversed_text = "".join(",".join(reversed(row)) + "\n" for row in rows)
+    assert render_csv(read_csv(reversed_text)) == text
+    without = "".join(",".join(c for k, c in enumerate(row) if rows[0][k] != "cluster") + "\n" for row in rows)
+    with pytest.raises(DataError, match=r"leaderboard.csv:1: has no column 'cluster'"):
+        read_csv(without)
     (tmp_path / "x.json").write_text('{"format": "something else"}')
     with pytest.raises(DataError, match="x.json.*not leaderboard data"):
         read_board_file(tmp_path / "x.json")

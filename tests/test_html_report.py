@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from gec_meta.data.datasets import Dataset
+from gec_meta.formats import SENTENCE_SCORES_VERSION
 from gec_meta.report.run_data import disagreements, folder_data, read_sentence_scores
 
 REPO = Path(__file__).resolve().parents[1]
@@ -26,15 +27,20 @@ def page_data(html: str) -> dict:
 
 
 def test_sentence_scores_by_column_name(tmp_path):
-    """A version comment line first and the columns in another order: read by name."""
+    """The page reads sentence_scores.tsv through gec_meta.formats: columns in another order are
+    read by name, a missing column or another format version is an error naming the file."""
     tsv = tmp_path / "sentence_scores.tsv"
-    tsv.write_text("# gec-meta sentence_scores 2\nscore\tline\tsentence\tsystem\n"
-                   "0.5\t1\t0\tA\n0.25\t2\t1\tA\nnan\t1\t0\tB\n1.0\t2\t1\tB\n")
+    v = SENTENCE_SCORES_VERSION
+    tsv.write_text(f"format_version\tscore\tline\tsentence\tsystem\n{v}\t0.5\t1\t0\tA\n{v}\t0.25\t2\t1\tA\n"
+                   f"{v}\tnan\t1\t0\tB\n{v}\t1.0\t2\t1\tB\n")
     systems, scores = read_sentence_scores(tsv)
     assert systems == ["A", "B"]
     np.testing.assert_array_equal(scores, [[0.5, 0.25], [np.nan, 1.0]])
-    tsv.write_text("system\tsentence\n")
-    with pytest.raises(Exception, match=r"sentence_scores.tsv.*line 1: no column\(s\) \['score'\]"):
+    tsv.write_text("format_version\tsystem\tsentence\tline\n")
+    with pytest.raises(Exception, match=r"sentence_scores.tsv:1: has no column 'score'"):
+        read_sentence_scores(tsv)
+    tsv.write_text(f"format_version\tsystem\tsentence\tline\tscore\n{v + 1}\tA\t0\t1\t0.5\n")
+    with pytest.raises(Exception, match=rf"sentence_scores.tsv:2: a sentence-score file of format {v + 1}, newer"):
         read_sentence_scores(tsv)
 
 

@@ -178,7 +178,8 @@ CSV_COLUMNS = ("aggregation", "metric", "label", "benchmark", "target", "level",
 
 
 def read_csv(text: str, name: str = "leaderboard.csv") -> list[Board]:
-    """The boards of a :func:`render_csv` text (``render_csv(read_csv(t)) == t``).
+    """The boards of a :func:`render_csv` text (``render_csv(read_csv(t)) == t``), its columns
+    read by name (:func:`gec_meta.formats.leaderboard_rows`).
 
     The robustness sections get each attack's ``rank`` and ``fooled`` and the ``fooled_by`` list
     (the CSV has no system scores); the global ranking gets no task weights.
@@ -190,22 +191,11 @@ def read_csv(text: str, name: str = "leaderboard.csv") -> list[Board]:
     from gec_meta.meta.board import Cell
     from gec_meta.meta.global_rank import GlobalRanking
 
-    from gec_meta.formats import LEADERBOARD_VERSION, VERSION_KEY, check_version
+    from gec_meta.formats import leaderboard_rows
 
-    reader = csv.reader(io.StringIO(text))
-    header = next(reader, None)
-    if header is not None and tuple(header) == CSV_COLUMNS:  # format 1: no version column
-        check_version(None, LEADERBOARD_VERSION, name, "a leaderboard file")
-    if header is None or tuple(header) != (*CSV_COLUMNS, VERSION_KEY):
-        raise DataError(f"line 1: not a leaderboard CSV (expected the columns {','.join(CSV_COLUMNS)},"
-                        f"{VERSION_KEY})", name)
     boards: dict[str, dict] = {}
-    for lineno, row in enumerate(reader, start=2):
-        if len(row) == len(CSV_COLUMNS) + 1:
-            check_version(row[-1], LEADERBOARD_VERSION, f"{name}:{lineno}", "a leaderboard file")
-            row = row[:-1]
+    for lineno, r in enumerate(leaderboard_rows(text, name, CSV_COLUMNS), start=2):
         try:
-            r = dict(zip(CSV_COLUMNS, row, strict=True))
             b = boards.setdefault(r["aggregation"], {"metrics": {}, "tasks": {}, "cells": {}, "robust": {}})
             b["metrics"].setdefault(r["metric"], (r["label"], float(r["avg_rank"]), float(r["avg_value"])))
             if r["level"] == "robustness":
@@ -217,7 +207,7 @@ def read_csv(text: str, name: str = "leaderboard.csv") -> list[Board]:
             b["cells"][(task.name, r["metric"])] = Cell(float(r["value"]), int(r["cluster"]),
                                                         float(r["epsilon"]) if r["epsilon"] else None,
                                                         float(r["chance"]) if r["chance"] else None)
-        except (ValueError, KeyError) as exc:
+        except (ValueError, TypeError) as exc:  # TypeError: a short row's missing cells are None
             raise DataError(f"line {lineno}: not a leaderboard row ({exc})", name) from None
     out = []
     for aggregation, b in boards.items():

@@ -1,8 +1,7 @@
 """What the HTML report (:mod:`gec_meta.report.html`) shows of a run or sweep folder, as JSON-ready data.
 
 For every run (a folder with ``results.json``) it reads the result, the run's ``config.yaml``
-and its ``sentence_scores.tsv`` (columns read by name; ``#`` comment lines such as a format
-version are skipped), and, through the package's dataset loaders, the dataset's texts (sources,
+and its ``sentence_scores.tsv`` (:func:`gec_meta.formats.read_sentence_scores`), and, through the package's dataset loaders, the dataset's texts (sources,
 system outputs, references) and human system scores.  From the sentence scores and the
 dataset's judgments it finds the sentence pairs on which the metric and the humans disagree
 most (:func:`disagreements`).  Nothing here stops the page: what is missing or unreadable (a
@@ -12,8 +11,6 @@ becomes a note that the page shows.
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 from pathlib import Path
 from typing import Mapping
@@ -27,34 +24,18 @@ MAX_PAIRS = 100
 
 
 def read_sentence_scores(path: Path) -> tuple[list[str], np.ndarray]:
-    """(systems, scores of shape (S, N)) of a ``sentence_scores.tsv`` (``system``, ``sentence``,
-    ``score`` columns found by name; ``nan`` = no score).
+    """(systems in file order, scores of shape (S, N)) of a ``sentence_scores.tsv``, read by
+    :func:`gec_meta.formats.read_sentence_scores` (columns by name, the format version
+    checked); ``nan`` = no score.
 
     Raises:
         DataError: naming the file and line.
     """
-    from gec_meta.errors import DataError
+    from gec_meta.formats import read_sentence_scores as read_rows
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"cannot read ({type(exc).__name__}: {exc})", path) from None
-    lines = [(i, line) for i, line in enumerate(text.splitlines(), start=1) if line and not line.startswith("#")]
-    if not lines:
-        raise DataError("has no header line", path)
-    header_no, header = lines[0]
-    reader = csv.reader(io.StringIO("\n".join(line for _, line in lines)), delimiter="\t")
-    columns = next(reader)
-    missing = [c for c in ("system", "sentence", "score") if c not in columns]
-    if missing:
-        raise DataError(f"line {header_no}: no column(s) {missing} (columns: {columns})", path)
-    at = {c: columns.index(c) for c in ("system", "sentence", "score")}
     cells: dict[str, dict[int, float]] = {}
-    for (lineno, _), row in zip(lines[1:], reader):
-        try:
-            cells.setdefault(row[at["system"]], {})[int(row[at["sentence"]])] = float(row[at["score"]])
-        except (IndexError, ValueError) as exc:
-            raise DataError(f"line {lineno}: not a (system, sentence, score) row ({exc})", path) from None
+    for row in read_rows(path):
+        cells.setdefault(row.system, {})[row.sentence] = row.score
     n = 1 + max((max(c) for c in cells.values() if c), default=-1)
     scores = np.full((len(cells), n), np.nan)
     for s, per in enumerate(cells.values()):
