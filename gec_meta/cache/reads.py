@@ -39,6 +39,8 @@ LIMITS: dict[str, int] = {
     "journal": 1024 * _MiB,   # an LLM answer journal (.jsonl)
     "name": 1 * _MiB,         # a namespace's name (namespace.txt)
     "claim": 64 * 1024,       # a claim on a key being computed (.claim: a small JSON)
+    "manifest": 1 * _MiB,     # the file list of a converted GGUF model (gec_meta.models.loading)
+    "model_file": 2**40,      # a file of a converted GGUF model (its size recorded by the manifest)
 }
 
 
