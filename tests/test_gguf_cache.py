@@ -98,6 +98,11 @@ def test_a_gguf_model_is_read_once_then_from_the_cache(tmp_path, monkeypatch):
     stored = {p.name for p in (tmp_path / "cache" / "gguf").rglob("*") if p.is_file()}
     assert "model.safetensors" in stored and "tokenizer.json" in stored
     assert not [n for n in stored if n.endswith((".bin", ".pt", ".pth", ".pkl", ".ckpt", ".py"))], stored
+    from gec_meta.cache import cache_info  # make cache-info counts them
+
+    info = cache_info(tmp_path / "cache")
+    files = [p for p in (tmp_path / "cache" / "gguf").rglob("*") if p.is_file()]
+    assert info["gguf_models"] == 2 and info["gguf_bytes"] == sum(p.stat().st_size for p in files)
 
 
 def test_the_conversion_is_keyed_by_file_class_options_and_versions(tmp_path, monkeypatch):

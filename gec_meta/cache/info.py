@@ -16,7 +16,8 @@ from gec_meta.cache.reads import read_entry
 def cache_info(root: Path | None = None) -> dict[str, Any]:
     """Sizes of the cache's namespaces and arrays (for ``make cache-info``)."""
     root = cache_root() if root is None else root
-    info: dict[str, Any] = {"root": str(root), "namespaces": [], "arrays": 0, "bytes": 0, "old_format": 0}
+    info: dict[str, Any] = {"root": str(root), "namespaces": [], "arrays": 0, "bytes": 0, "old_format": 0,
+                            "gguf_models": 0, "gguf_bytes": 0}
     if root is None or not root.is_dir():
         return info
     info["old_format"] = sum(1 for pattern in OLD_FORMATS for _ in root.glob(pattern))
@@ -30,6 +31,11 @@ def cache_info(root: Path | None = None) -> dict[str, Any]:
     arrays = list((root / "arrays").glob("*.arr"))
     info["arrays"] = len(arrays)
     info["bytes"] += sum(f.lstat().st_size for f in (root / "arrays").glob("*"))
+    # converted GGUF models (gec_meta.models.loading): one folder each
+    folders = [f for f in (root / "gguf").glob("*") if f.is_dir() and not f.is_symlink()]
+    info["gguf_models"] = len(folders)
+    info["gguf_bytes"] = sum(f.lstat().st_size for d in folders for f in d.glob("*"))
+    info["bytes"] += info["gguf_bytes"]
     return info
 
 
@@ -48,6 +54,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"cache root: {info['root']}  ({info['bytes'] / 1e6:.1f} MB, {info['arrays']} arrays)")
         for ns in info["namespaces"]:
             print(f"  {ns['shards']:4d} shards {ns['bytes'] / 1e6:8.1f} MB  {ns['namespace']}")
+        if info.get("gguf_models"):
+            print(f"  {info['gguf_models']:4d} converted GGUF models/tokenizers {info['gguf_bytes'] / 1e6:8.1f} MB")
         if info["old_format"]:
             print(f"  {info['old_format']} entries of an earlier format (pickles: never read; "
                   f"`make cache-clear` removes them)")
