@@ -77,7 +77,7 @@ def _converted_folder(cls, ref: ModelRef, kwargs: dict) -> Path | None:
     """Where the cache keeps ``cls``'s conversion of GGUF model ``ref`` (None: cache off).
 
     transformers reads a GGUF file by dequantising every tensor and rebuilding the tokenizer from
-    ~150k metadata fields in Python (SmolLM2-135M: ~20 s and ~7 s of CPU on each load), so the
+    ~150k metadata fields in Python (SmolLM2-135M: ~25 s and ~7 s of CPU on each load), so the
     float weights (safetensors) and the tokenizer (tokenizer.json) are kept after the first
     load.  The folder is named by the file's identity (its sha256), the class, the load options
     and the transformers/torch versions: it holds exactly what that load returned."""
