@@ -119,10 +119,10 @@ def main(argv: list[str]) -> None:
     rows = [run_job(*j) for j in jobs]
     text = render(rows)
     if not argv:
-        # Keep the sections written by the other benchmarks (bench_m2/pt/uot/sweep).
+        # Keep every section after this table (written by the other benchmarks and by hand).
         results = BENCH / "RESULTS.md"
         old = results.read_text() if results.is_file() else ""
-        keep = old[old.index("\n## Other benchmarks"):] if "\n## Other benchmarks" in old else ""
+        keep = old[old.index("\n## "):] if "\n## " in old else ""
         results.write_text(text + keep)
     print(text)
 
