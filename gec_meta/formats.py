@@ -105,6 +105,21 @@ class SentenceScore(NamedTuple):
     score: float  # NaN = no score
 
 
+def _check_header(header, version: int, columns: Sequence[str], path, what: str) -> None:
+    """A table's header names the format-version column (else the file is of format 1) and
+    every column in ``columns``.
+
+    Raises:
+        DataError: naming ``path`` (line 1 for a missing column).
+    """
+    header = header or []
+    if VERSION_KEY not in header:
+        check_version(None, version, path, what)
+    missing = [c for c in columns if c not in header]
+    if missing:
+        raise DataError(f"has no column {missing[0]!r} (columns: {', '.join(header)})", path, 1)
+
+
 def read_sentence_scores(path: str | Path) -> list[SentenceScore]:
     """The rows of a ``sentence_scores.tsv``, read by column name.
 
@@ -117,12 +132,7 @@ def read_sentence_scores(path: str | Path) -> list[SentenceScore]:
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(f"cannot read this sentence-score file ({type(exc).__name__}: {exc})", path) from None
     reader = csv.DictReader(text.splitlines(), delimiter="\t", quoting=csv.QUOTE_NONE)
-    header = reader.fieldnames or []
-    if VERSION_KEY not in header:
-        check_version(None, SENTENCE_SCORES_VERSION, path, "a sentence-score file")
-    missing = [c for c in SENTENCE_SCORES_COLUMNS if c not in header]
-    if missing:
-        raise DataError(f"has no column {missing[0]!r} (columns: {', '.join(header)})", path, 1)
+    _check_header(reader.fieldnames, SENTENCE_SCORES_VERSION, SENTENCE_SCORES_COLUMNS, path, "a sentence-score file")
     out = []
     for k, row in enumerate(reader, start=2):
         check_version(row[VERSION_KEY], SENTENCE_SCORES_VERSION, f"{path}:{k}", "a sentence-score file")
@@ -162,12 +172,7 @@ def leaderboard_rows(text: str, name: str | Path, columns: Sequence[str] = ()) -
         DataError: naming ``name`` (and the line) for another format version or a missing column.
     """
     reader = csv.DictReader(io.StringIO(text))
-    header = reader.fieldnames or []
-    if VERSION_KEY not in header:
-        check_version(None, LEADERBOARD_VERSION, name, "a leaderboard file")
-    missing = [c for c in columns if c not in header]
-    if missing:
-        raise DataError(f"has no column {missing[0]!r} (columns: {', '.join(header)})", name, 1)
+    _check_header(reader.fieldnames, LEADERBOARD_VERSION, columns, name, "a leaderboard file")
     rows = list(reader)
     for k, row in enumerate(rows, start=2):
         check_version(row[VERSION_KEY], LEADERBOARD_VERSION, f"{name}:{k}", "a leaderboard file")
