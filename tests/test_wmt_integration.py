@@ -150,9 +150,12 @@ def test_leaderboard_is_seeded_and_consistent(tmp_path, data_root):
     from gec_meta.cli.leaderboard import main
 
     cfg = tmp_path / "board.yaml"
+    # GLEU with 50 sampling iterations (not 500): a third metric for the clusters at a tenth of
+    # its SPA's cost (its swapped-pair scores: tests/test_gleu.py)
     cfg.write_text(
         "seed: 3\npermutations: 200\naggregations: [default, trueskill]\n"
-        "metrics: {length: {label: Length}, green: {label: GREEN}, gleu: {label: GLEU}}\n"
+        "metrics: {length: {label: Length}, green: {label: GREEN},\n"
+        "          gleu: {label: GLEU, overrides: [metric.iterations=50]}}\n"
         "benchmarks:\n  SEEDA-E Base: {dataset: seeda, overrides: [dataset.setting=base], human: [TS_edit], sentence: edit}\n",
         encoding="utf-8")
     outs = []
