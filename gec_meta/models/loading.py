@@ -101,27 +101,16 @@ def _is_tokenizer(cls) -> bool:
 MANIFEST = "gec-meta-manifest.json"
 
 
-def _sha256_of(fh, size: int) -> str:
-    import hashlib
-
-    h, left = hashlib.sha256(), size
-    while left > 0:
-        block = fh.read(min(left, 1 << 22))
-        if not block:
-            break
-        h.update(block)
-        left -= len(block)
-    return h.hexdigest()
-
-
 def _verified(folder: Path) -> bool:
     """Whether ``folder`` is a whole conversion: a real folder in the cache whose every file is
-    a regular file of the size and sha256 its manifest records (checked on the opened file,
-    :func:`gec_meta.cache.reads.open_entry`; ~0.4 s for SmolLM2's 514 MB).  Anything else is
-    reported once and not read."""
+    a regular file of the size (checked on the opened file, :func:`gec_meta.cache.reads.open_entry`)
+    and sha256 (:func:`gec_meta.cache.file_sha256`: read once, ~0.4 s for SmolLM2's 514 MB, then
+    memoised by the file's stat) its manifest records.  Anything else is reported once and not
+    read."""
     import json
     import stat
 
+    from gec_meta.cache import file_sha256
     from gec_meta.cache.entries import _report
     from gec_meta.cache.keys import cache_root
     from gec_meta.cache.reads import open_entry, read_entry
@@ -141,9 +130,9 @@ def _verified(folder: Path) -> bool:
             fh = open_entry(folder / name, root, "model_file", int(size))
             if fh is None:
                 raise ValueError(f"{name} is not a regular file of {size} bytes")
-            with fh:
-                if _sha256_of(fh, int(size)) != digest:
-                    raise ValueError(f"{name} differs from its recorded sha256")
+            fh.close()
+            if file_sha256(folder / name) != digest:
+                raise ValueError(f"{name} differs from its recorded sha256")
         return True
     except FileNotFoundError:
         return False
@@ -190,9 +179,14 @@ def _store(obj, tokenizer: bool, folder: Path) -> None:
     """Save ``obj`` as the conversion ``folder`` (written beside it, then renamed into place
     whole; a folder another job stored first, or an unsafe one, is left as it is).  Best
     effort: a read-only or full cache only costs the next load its time."""
+    import hashlib
     import json
     import shutil
     import uuid
+
+    def sha256(path: Path) -> str:  # not file_sha256: its memo would be keyed by the temporary path
+        with open(path, "rb") as fh:
+            return hashlib.file_digest(fh, "sha256").hexdigest()
 
     tmp = None
     try:
@@ -203,10 +197,7 @@ def _store(obj, tokenizer: bool, folder: Path) -> None:
             obj.save_pretrained(str(tmp))
         else:
             _save_dequantised(obj, tmp)
-        files = {}
-        for f in sorted(tmp.iterdir()):
-            with open(f, "rb") as fh:
-                files[f.name] = [f.stat().st_size, _sha256_of(fh, f.stat().st_size)]
+        files = {f.name: [f.stat().st_size, sha256(f)] for f in sorted(tmp.iterdir())}
         (tmp / MANIFEST).write_text(json.dumps(files, indent=1) + "\n", encoding="utf-8")
         os.rename(tmp, folder)  # fails if the folder exists (stored by another job, or unsafe)
         tmp = None
