@@ -68,8 +68,10 @@ def register_configs(metrics: Iterable[str] | None = None) -> None:
       dataclass; ``conf/metric/*.yaml`` extend their schema with ``/schema/metric/<name>@_here_``.
 
     Args:
-        metrics: the metric names whose schema is needed (None: all).  Building a schema
-            imports the metric's module, so the Python API registers only what it composes.
+        metrics: the metric names whose schema is needed (None: all; a name that is not a
+            shipped metric, a plugin's, has none).  Building a schema imports the metric's
+            module, so the Python API and ``gec-meta-run`` register only what they compose
+            (:func:`metrics_chosen`).
     """
     from hydra.core.config_store import ConfigStore
     from omegaconf import OmegaConf
@@ -83,7 +85,7 @@ def register_configs(metrics: Iterable[str] | None = None) -> None:
         OmegaConf.register_new_resolver("gec_meta_data", lambda: str(default_data_dir()))
         for name, cls in AGGREGATIONS.items():
             store.store(group="schema/aggregation", name=name, node=defaults_node(cls))
-    for name in metric_names() if metrics is None else metrics:
+    for name in metric_names() if metrics is None else [m for m in metrics if m in metric_names()]:
         if name not in _REGISTERED:
             store.store(group="schema/metric", name=name,
                         node=defaults_node(metric_class(name), implied_options(name)))
@@ -94,8 +96,9 @@ def register_configs(metrics: Iterable[str] | None = None) -> None:
 def compose(overrides: tuple[str, ...] = ()):
     """The composed root config with Hydra ``overrides`` (cached; treat it as read-only).
 
-    Registers the schemas of the metrics named in ``overrides`` (and the default ``errant``);
-    a composition that needs another (an experiment config naming its metric) registers all.
+    Registers the schemas of the metrics ``overrides`` name (:func:`metrics_chosen`: all when
+    they cannot tell, e.g. an experiment config); a composition that needs another (a plugin's
+    config extending an unnamed schema) registers all and composes again.
 
     Raises:
         ConfigError: an override choosing a config group option that is a path, not a name
@@ -106,11 +109,7 @@ def compose(overrides: tuple[str, ...] = ()):
     from hydra import initialize_config_module
     from hydra.errors import HydraException
 
-    from gec_meta.metrics.registry import metric_names
-
-    named = {v for o in overrides if o.split("=", 1)[0].lstrip("+~") == "metric" and "=" in o
-             for v in o.split("=", 1)[1].split(",")}
-    register_configs([n for n in named | {"errant"} if n in metric_names()])
+    register_configs(metrics_chosen(overrides))
     check_override_options(overrides)
     with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
         try:

@@ -271,10 +271,8 @@ def main() -> None:
     which makes it raise them to us; a user who set it gets Hydra's full traceback.
     """
     global _TRACEBACKS
-    from gec_meta.metrics.registry import metric_names
-
     chosen = metrics_chosen(sys.argv[1:])  # None: all (an experiment config names its metric)
-    register_configs(None if chosen is None else sorted(chosen & set(metric_names())))
+    register_configs(chosen)
     cli_errors.install_warning_format()
     _TRACEBACKS = os.environ.get("HYDRA_FULL_ERROR") == "1"
     os.environ["HYDRA_FULL_ERROR"] = "1"
