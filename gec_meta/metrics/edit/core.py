@@ -162,6 +162,7 @@ class PRFMetric(Metric, abc.ABC):
     sentence_name: ClassVar[str] = ""  # "" = corpus_name
     level_in_statistics: ClassVar[bool] = False
     accepts_hypothesis_edits: ClassVar[bool] = False
+    uses_edits: ClassVar[bool] = True
     stat_names: ClassVar[tuple[str, ...]] = ("tp", "fp", "fn")
     #: edits come from the language's extractor (:func:`gec_meta.edits.languages.edit_extractor`)
     languages: ClassVar[tuple[str, ...] | str] = ANY_LANGUAGE
