@@ -87,3 +87,22 @@ def test_errant_edit_sets_drop_noop_and_keep_shape():
     assert len(sets) == 2 and all(len(row) == 2 for row in sets)
     assert sets[0][1] == ()  # identical text: no edits (the noop is dropped)
     assert [e.key for e in sets[0][0]] == [(2, 3, "sits")]
+
+
+def test_the_process_wide_extractor_follows_the_cache_folder(tmp_path, monkeypatch):
+    """A process that points GEC_META_CACHE elsewhere (or turns it off) after a first extraction
+    gets its edits stored there (before, the store opened first kept receiving them)."""
+    from gec_meta.cache import KeyValueStore, text_hash
+    from gec_meta.edits.generic import generic_extractor
+
+    extractor = generic_extractor()
+    pair = ("en katt satt", "en katt satt där")
+    key = text_hash(*pair)
+    for name in ("a", "b"):
+        monkeypatch.setenv("GEC_META_CACHE", str(tmp_path / name))
+        (edits,) = extractor.extract([pair])
+        assert [e.correction for e in edits] == ["där"]
+        assert KeyValueStore(extractor.namespace(), tmp_path / name).get(key) is not None, name
+    monkeypatch.setenv("GEC_META_CACHE", "off")
+    assert extractor.extract([pair])[0] == edits and extractor.store.root is None
+    assert not (tmp_path / "off").exists()

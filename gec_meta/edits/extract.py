@@ -22,7 +22,7 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from gec_meta.cache import KeyValueStore, code_version, entry_exists, save_array, text_hash
+from gec_meta.cache import KeyValueStore, cache_root, code_version, entry_exists, save_array, text_hash
 from gec_meta.cache.claims import fill
 from gec_meta.edits.edit import Edit
 from gec_meta.errors import DataError
@@ -203,7 +203,9 @@ def _split_by_source(pairs: Sequence[tuple[str, str]], parts: int) -> list[list[
 
 class StoredExtractor:
     """An edit extractor's disk store (:class:`~gec_meta.cache.KeyValueStore`), opened lazily in
-    the namespace :meth:`namespace` (the extractor's identity)."""
+    the namespace :meth:`namespace` (the extractor's identity), in the cache folder the process
+    names *now*: a process that changes ``GEC_META_CACHE`` (or turns the cache off) after a first
+    extraction gets a store there, never keeps writing into the first folder."""
 
     _store: KeyValueStore | None = None
 
@@ -212,8 +214,9 @@ class StoredExtractor:
 
     @property
     def store(self) -> KeyValueStore:
-        if self._store is None:
-            self._store = KeyValueStore(self.namespace())
+        root = cache_root()
+        if self._store is None or self._store.root != root:
+            self._store = KeyValueStore(self.namespace(), root, use_default_root=False)
         return self._store
 
     def reset(self) -> None:

@@ -25,15 +25,15 @@ from typing import Sequence
 
 import numpy as np
 
-from gec_meta.cache import KeyValueStore, text_hash
+from gec_meta.cache import KeyValueStore, cache_root, text_hash
 from gec_meta.edits.edit import EditKey, apply_edits
 from gec_meta.errors import ConfigError
 
 VECTORIZE = ("remove", "add")
 VECTOR_DTYPE = np.float32
 
-# One store per namespace for the whole process (sweeps build a new metric per job).
-_STORES: dict[tuple[str, bool], KeyValueStore] = {}
+# One store per (namespace, cache folder) for the whole process (sweeps build a new metric per job).
+_STORES: dict[tuple[str, object], KeyValueStore] = {}
 
 
 def edit_sentences(source: str, edits: Sequence[EditKey], vectorize: str) -> tuple[str, list[str]]:
@@ -84,11 +84,12 @@ class EditVectorizer:
 
     @property
     def store(self) -> KeyValueStore:
-        persistent = bool(getattr(self.encoder, "use_cache", True))
-        key = (self.signature(), persistent)
+        # keyed by the cache folder the process names now (GEC_META_CACHE may change between runs)
+        root = cache_root() if getattr(self.encoder, "use_cache", True) else None
+        key = (self.signature(), root)
         store = _STORES.get(key)
         if store is None:
-            store = _STORES[key] = KeyValueStore(key[0], use_default_root=persistent)
+            store = _STORES[key] = KeyValueStore(key[0], root, use_default_root=False)
         return store
 
     def vectors(self, items: Sequence[tuple[str, Sequence[EditKey]]]) -> list[np.ndarray]:
