@@ -103,3 +103,20 @@ def test_file_digests_are_memoised_by_stat_on_disk(tmp_path, monkeypatch):
         memo.write_bytes(memo.read_bytes()[:-4] + b"beef")
     with pytest.warns(cache.CacheWarning, match="dropped corrupt entry"):
         assert cache.file_sha256(f) == hashlib.sha256(b"weights two").hexdigest()
+
+
+def test_a_shared_model_store_follows_the_cache_folder(tmp_path, monkeypatch):
+    """A process-wide model (``shared_lm``) opened its score store once, in the cache folder of
+    its first use; it now follows GEC_META_CACHE, and turning the cache off keeps nothing on disk."""
+    pytest.importorskip("transformers")
+    from gec_meta.encoders.testing import tiny_bert
+    from gec_meta.models.cached import CachedModel
+
+    model = CachedModel(str(tiny_bert(tmp_path / "bert")), "metric.model", batch_size=2, max_length=16, device="cpu")
+    for name in ("a", "b"):
+        monkeypatch.setenv("GEC_META_CACHE", str(tmp_path / name))
+        model.store.put("k", [1.0])
+        model.store.flush()
+        assert model.store.root == tmp_path / name and (tmp_path / name / "kv").is_dir()
+    monkeypatch.setenv("GEC_META_CACHE", "off")
+    assert model.store.root is None and model.store.get("k") is None
