@@ -135,12 +135,13 @@ def _refs(ds):
 
 
 # --------------------------------------------------------------------------- cache, config, signature
-def test_second_run_computes_nothing(data_root, tmp_path, monkeypatch):
+def test_second_run_computes_nothing(data_root, monkeypatch):
+    """The first run fills the test run's cache (the attack-gec-metrics tests below then read the
+    same members' statistics); the second computes nothing: every member's statistics refuse."""
     from gec_meta import cache
     from gec_meta.data.datasets import load_dataset
     from gec_meta.meta.task import Task
 
-    monkeypatch.setenv("GEC_META_CACHE", str(tmp_path / "cache"))
     ds = load_dataset("seeda", data_root)
     make = lambda: Ensemble(members=["green", "gleu", "sentm2"])  # noqa: E731
     first = Task(ds, make(), Default(), _refs(ds), spa_permutations=0).run()
