@@ -47,7 +47,7 @@ test: data ## fast tests plus the CI subset of the slow real-data tests
 test-all: data ## every test, including all slow real-data tests
 	$(TEST_PY) -m pytest -q $(TEST_OPTIONS)
 
-test-durations: data ## make test, timed: its 25 slowest tests and the suite's wall and CPU time
+test-durations: data ## make test, timed: its 25 slowest tests, the suite's wall and CPU time, the costliest modules and tests by CPU
 	$(TEST_PY) tests/timed_run.py -q $(TEST_OPTIONS) -m "not slow or ci" --durations=25
 
 bench: data ## benchmarks (wall time, memory), written to bench/RESULTS.md

@@ -27,6 +27,40 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+# ``make test-durations`` (tests/timed_run.py) sets GEC_META_TEST_CPU_DIR: every pytest process
+# (each xdist worker) then writes the CPU seconds of each of its tests there, its own plus those
+# of the processes it waited for (run.py subprocesses, worker pools, chromium), and timed_run.py
+# prints the modules and tests that cost most.  The wall time of --durations hides a test's
+# subprocesses and the time it waits; the CPU is what two workers on two cores share.
+_CPU_ROWS: list[tuple[str, float, float]] = []
+
+
+def _cpu_now() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    if not os.environ.get("GEC_META_TEST_CPU_DIR"):
+        yield
+        return
+    import time
+
+    cpu, wall = _cpu_now(), time.perf_counter()
+    yield
+    _CPU_ROWS.append((item.nodeid, _cpu_now() - cpu, time.perf_counter() - wall))
+
+
+def pytest_sessionfinish(session):
+    folder = os.environ.get("GEC_META_TEST_CPU_DIR")
+    if folder and _CPU_ROWS:
+        import json
+
+        name = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        (Path(folder) / f"{name}.json").write_text(json.dumps(_CPU_ROWS), encoding="utf-8")
+
+
 @pytest.fixture(scope="session")
 def data_root() -> Path:
     """The benchmark data (``make data``); real-data tests skip when it is absent."""

@@ -4,24 +4,54 @@
 
 The CPU time is user + system seconds of pytest and every process it waited for (run.py
 subprocesses, worker pools, pytest-xdist workers): unlike the wall time it hardly moves with the
-machine's load, so two branches can be compared on a busy machine (README "Set-up").
+machine's load, so two branches can be compared on a busy machine (README "Set-up").  Then the
+test modules and the tests that cost most CPU (each test's own and its subprocesses', recorded by
+``tests/conftest.py``), and what the tests leave to collection and start-up.
 """
 
 from __future__ import annotations
 
+import collections
+import json
+import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
+
+TOP = 15
+
+
+def cpu_report(folder: Path, total_cpu: float) -> str:
+    """The test modules and tests with most CPU, from the files tests/conftest.py wrote."""
+    rows = [row for path in sorted(folder.glob("*.json")) for row in json.loads(path.read_text(encoding="utf-8"))]
+    if not rows:
+        return "no per-test CPU recorded"
+    by_module: collections.Counter = collections.Counter()
+    for nodeid, cpu, _ in rows:
+        by_module[nodeid.split("::")[0]] += cpu
+    in_tests = sum(cpu for _, cpu, _ in rows)
+    out = [f"CPU in tests {in_tests:.0f} s; collection, start-up and teardown {total_cpu - in_tests:.0f} s",
+           f"test modules with most CPU (of {len(by_module)}):"]
+    out += [f"  {cpu:6.1f} s  {module}" for module, cpu in by_module.most_common(TOP)]
+    out.append(f"tests with most CPU (of {len(rows)}; wall beside it):")
+    out += [f"  {cpu:6.1f} s  {wall:6.1f} s  {nodeid}" for nodeid, cpu, wall in sorted(rows, key=lambda r: -r[1])[:TOP]]
+    return "\n".join(out)
 
 
 def main(args: list[str]) -> int:
-    t0 = time.perf_counter()
-    status = subprocess.call([sys.executable, "-m", "pytest", *args])
-    wall = time.perf_counter() - t0
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    print(f"test suite: {wall:.0f} s wall, {ru.ru_utime + ru.ru_stime:.0f} s CPU "
-          f"(user {ru.ru_utime:.0f} s + sys {ru.ru_stime:.0f} s), exit status {status}", flush=True)
+    with tempfile.TemporaryDirectory(prefix="gec-meta-test-cpu-") as folder:
+        t0 = time.perf_counter()
+        status = subprocess.call([sys.executable, "-m", "pytest", *args],
+                                 env={**os.environ, "GEC_META_TEST_CPU_DIR": folder})
+        wall = time.perf_counter() - t0
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = ru.ru_utime + ru.ru_stime
+        print(f"test suite: {wall:.0f} s wall, {cpu:.0f} s CPU "
+              f"(user {ru.ru_utime:.0f} s + sys {ru.ru_stime:.0f} s), exit status {status}", flush=True)
+        print(cpu_report(Path(folder), cpu), flush=True)
     return status
 
 

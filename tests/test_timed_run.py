@@ -1,0 +1,38 @@
+"""``make test-durations``' per-test CPU report (tests/timed_run.py and the hooks of tests/conftest.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from timed_run import cpu_report
+
+HERE = Path(__file__).resolve().parent
+
+
+def test_report_sums_modules_and_ranks_tests(tmp_path):
+    (tmp_path / "gw0.json").write_text(json.dumps([["tests/test_a.py::x", 2.5, 3.0], ["tests/test_b.py::y", 1.0, 1.0]]))
+    (tmp_path / "gw1.json").write_text(json.dumps([["tests/test_a.py::z", 4.0, 2.0]]))
+    lines = cpu_report(tmp_path, total_cpu=10.0).splitlines()
+    assert lines[0] == "CPU in tests 8 s; collection, start-up and teardown 2 s"
+    assert lines[2].split() == ["6.5", "s", "tests/test_a.py"] and lines[3].split() == ["1.0", "s", "tests/test_b.py"]
+    assert lines[5].split()[-1] == "tests/test_a.py::z" and lines[6].split()[-1] == "tests/test_a.py::x"
+
+
+def test_the_hooks_record_a_subprocess_cpu(tmp_path):
+    """A test that waits for a process burning CPU is charged that CPU (os.times' children)."""
+    (tmp_path / "test_burn.py").write_text(
+        "import subprocess, sys\n"
+        "def test_burn():\n"
+        "    subprocess.run([sys.executable, '-c', 'sum(i * i for i in range(3_000_000))'], check=True)\n")
+    (tmp_path / "conftest.py").write_text((HERE / "conftest.py").read_text(encoding="utf-8"))
+    out = tmp_path / "cpu"
+    out.mkdir()
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "test_burn.py")],
+                   cwd=tmp_path, env={**os.environ, "GEC_META_TEST_CPU_DIR": str(out)}, check=True,
+                   capture_output=True)
+    ((nodeid, cpu, wall),) = json.loads((out / "main.json").read_text())
+    assert nodeid.endswith("test_burn.py::test_burn") and cpu > 0.05 and wall > 0
