@@ -31,8 +31,8 @@ def test_the_hooks_record_a_subprocess_cpu(tmp_path):
     (tmp_path / "conftest.py").write_text((HERE / "conftest.py").read_text(encoding="utf-8"))
     out = tmp_path / "cpu"
     out.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}  # not an xdist worker's
     subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "test_burn.py")],
-                   cwd=tmp_path, env={**os.environ, "GEC_META_TEST_CPU_DIR": str(out)}, check=True,
-                   capture_output=True)
+                   cwd=tmp_path, env={**env, "GEC_META_TEST_CPU_DIR": str(out)}, check=True, capture_output=True)
     ((nodeid, cpu, wall),) = json.loads((out / "main.json").read_text())
     assert nodeid.endswith("test_burn.py::test_burn") and cpu > 0.05 and wall > 0
