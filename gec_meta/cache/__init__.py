@@ -15,7 +15,8 @@ different input or a different tool.  One job per module:
   a link to ``/dev/zero`` or out of the cache, a directory, a huge file) is ignored with a
   warning naming it, and recomputed.
 * :mod:`~gec_meta.cache.kv` — :class:`KeyValueStore`: many small values (spaCy parses reduced
-  to ERRANT edits, edit vectors, LM log-likelihoods, LLM answers) in immutable shards.
+  to ERRANT edits, edit vectors, LM log-likelihoods, LLM answers) in immutable shards;
+  :func:`current_store`: a process-wide object's store, in the cache folder named now.
 * :mod:`~gec_meta.cache.array_store` — :class:`ArrayStore`: many arrays of one dtype (encoder
   token states), one block per encoder batch, in memory-mapped shards.
 * :mod:`~gec_meta.cache.arrays` — :func:`load_array` / :func:`save_array`: one numpy array per
@@ -59,12 +60,12 @@ from gec_meta.cache.entries import (
 )
 from gec_meta.cache.info import cache_info
 from gec_meta.cache.keys import cache_root, code_version, source_tag, text_hash
-from gec_meta.cache.kv import KeyValueStore
+from gec_meta.cache.kv import KeyValueStore, current_store
 from gec_meta.cache.parsed import JSON_VALUES, Codec, cached_parse
 
 __all__ = [
     "ArrayStore", "CacheWarning", "Codec", "COUNTERS", "CorruptEntry", "DIGEST_SUFFIX", "INDEX_SUFFIX",
     "JSON_VALUES", "KV_SUFFIX", "KeyValueStore", "OLD_FORMATS", "PARSED_SUFFIX", "cache_info", "cache_root",
-    "cached_parse", "checksum", "code_version", "drop_array", "entry_exists", "file_sha256", "load_array", "save_array",
-    "source_tag", "text_hash",
+    "cached_parse", "checksum", "code_version", "current_store", "drop_array", "entry_exists", "file_sha256",
+    "load_array", "save_array", "source_tag", "text_hash",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -154,3 +154,17 @@ class KeyValueStore:
             self._read.add(name)  # ours: never read back
         self._pending.clear()
 
+
+def current_store(store: KeyValueStore | None, namespace: Callable[[], str], use_cache: bool = True) -> KeyValueStore:
+    """``store`` if it is open in the cache folder the process names now (``$GEC_META_CACHE``;
+    none, i.e. in memory, when ``use_cache`` is false), else a new store of ``namespace()`` there.
+
+    For the stores of process-wide objects (the edit extractors, a shared language model): a
+    process that points ``GEC_META_CACHE`` elsewhere, or turns it off, after their first use
+    gets their values stored there, never in the first folder.  ``namespace`` is called only
+    when a store is opened.
+    """
+    root = cache_root() if use_cache else None
+    if store is None or store.root != root:
+        store = KeyValueStore(namespace(), root, use_default_root=False)
+    return store

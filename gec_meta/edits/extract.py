@@ -22,7 +22,7 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from gec_meta.cache import KeyValueStore, cache_root, code_version, entry_exists, save_array, text_hash
+from gec_meta.cache import KeyValueStore, code_version, current_store, entry_exists, save_array, text_hash
 from gec_meta.cache.claims import fill
 from gec_meta.edits.edit import Edit
 from gec_meta.errors import DataError
@@ -214,9 +214,7 @@ class StoredExtractor:
 
     @property
     def store(self) -> KeyValueStore:
-        root = cache_root()
-        if self._store is None or self._store.root != root:
-            self._store = KeyValueStore(self.namespace(), root, use_default_root=False)
+        self._store = current_store(self._store, self.namespace)
         return self._store
 
     def reset(self) -> None:

@@ -3,7 +3,7 @@ content-addressed result store."""
 
 from __future__ import annotations
 
-from gec_meta.cache import KeyValueStore, cache_root
+from gec_meta.cache import KeyValueStore, current_store
 from gec_meta.devices import resolve_device, to_device
 from gec_meta.models.loading import model_ref, package_version
 
@@ -51,7 +51,5 @@ class CachedModel:
     def store(self) -> KeyValueStore:
         """The model's score store in the cache folder the process names now (a process-wide
         model, :func:`gec_meta.models.causal_lm.shared_lm`, follows a changed ``GEC_META_CACHE``)."""
-        root = cache_root() if self._use_cache else None
-        if self._store is None or self._store.root != root:
-            self._store = KeyValueStore(self.identity, root, use_default_root=False)
+        self._store = current_store(self._store, lambda: self.identity, self._use_cache)
         return self._store
