@@ -597,8 +597,9 @@ class CherrantExtractor(StoredExtractor):
             todo_pairs = [todo[k] for k in todo_keys]
             results = parallel_map(_annotate_chunk, len(todo_pairs), (todo_pairs, str(self.root)), threads=threads,
                                    min_work=self.min_parallel, desc="ChERRANT", unit="pair", progress=self.progress)
+            store = self.store
             for key, edits in zip(todo_keys, results):
-                self.store.put(key, edits)
+                store.put(key, edits)
         return self._stored(keys)
 
 

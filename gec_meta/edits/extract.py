@@ -293,9 +293,10 @@ class ErrantExtractor(StoredExtractor):
         """
         keys = [text_hash(s, t) for s, t in pairs]
         todo = self._missing(keys, pairs)
+        store = self.store
         for key, (s, t) in list(todo.items()):
             if s == t:  # errant_parallel writes a noop for identical texts
-                self.store.put(key, ())
+                store.put(key, ())
                 del todo[key]
         if todo:
             self._check_lengths(todo, pairs)
@@ -334,8 +335,9 @@ class ErrantExtractor(StoredExtractor):
         results = parallel_map(_annotate_chunk, len(pairs), (pairs, self.batch_size), threads=threads,
                                min_work=MIN_PARALLEL_PAIRS, chunks=chunks, desc="ERRANT", unit="pair",
                                progress=self.progress)
+        store = self.store
         for key, edits in zip(keys, results):
-            self.store.put(key, edits)  # plain tuples: the on-disk format
+            store.put(key, edits)  # plain tuples: the on-disk format
 
 
 @functools.lru_cache(maxsize=1)

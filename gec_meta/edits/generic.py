@@ -206,8 +206,9 @@ class GenericExtractor(StoredExtractor):
         todo = self._missing(keys, pairs)
         if todo:
             self._check_lengths(todo, pairs)
+            store = self.store
             for key, (s, t) in todo.items():
-                self.store.put(key, generic_edits(s, t))
+                store.put(key, generic_edits(s, t))
         return self._stored(keys)
 
 

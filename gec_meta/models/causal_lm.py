@@ -92,12 +92,13 @@ class CausalLM(CachedModel):
         """
         distinct, inverse = unique(list(texts))
         keys = [text_hash(t) for t in distinct]
-        todo = [i for i, k in enumerate(keys) if k not in self.store]
+        store = self.store  # one store for the whole call (the property checks the cache folder)
+        todo = [i for i, k in enumerate(keys) if k not in store]
         if todo:
             for i, value in zip(todo, self._compute([distinct[i] for i in todo])):
-                self.store.put(keys[i], value)
-            self.store.flush()
-        values = np.array([self.store.get(k)[0] for k in keys], dtype=np.float64)
+                store.put(keys[i], value)
+            store.flush()
+        values = np.array([store.get(k)[0] for k in keys], dtype=np.float64)
         return values[inverse]
 
     def perplexity(self, texts: Sequence[str]) -> np.ndarray:

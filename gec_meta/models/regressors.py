@@ -61,12 +61,13 @@ class _Base(CachedModel):
     def _cached(self, items: Sequence, compute) -> np.ndarray:
         distinct, inverse = unique(list(items))
         keys = [text_hash(*x) if isinstance(x, tuple) else text_hash(x) for x in distinct]
-        todo = [i for i, k in enumerate(keys) if k not in self.store]
+        store = self.store  # one store for the whole call (the property checks the cache folder)
+        todo = [i for i, k in enumerate(keys) if k not in store]
         if todo:
             for i, v in zip(todo, compute([distinct[i] for i in todo])):
-                self.store.put(keys[i], float(v))
-            self.store.flush()
-        return np.array([self.store.get(k) for k in keys], dtype=np.float64)[inverse]
+                store.put(keys[i], float(v))
+            store.flush()
+        return np.array([store.get(k) for k in keys], dtype=np.float64)[inverse]
 
 
 class SequenceRegressor(_Base):
