@@ -20,6 +20,16 @@ def _data_root() -> Path:
     return REPO.parent / "shared" / "data"
 
 
+# Two xdist workers share the machine's cores: a BLAS or OpenMP pool of one thread per core in
+# each worker (numpy/scipy's OpenBLAS, torch's intra-op pool) puts two spinning threads on every
+# core, and the spinning costs ~12% of the suite's CPU (make test: 543 s -> 478 s of CPU, 5 min
+# 0 s -> 4 min 41 s).  One thread per pool unless the caller asked otherwise; the tests of the
+# `threads` option set their counts explicitly (threadpoolctl / torch.set_num_threads), which
+# overrides these, and run.py subprocesses inherit them like any environment.
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+
 # A shell without job control starts background commands (`make test &`) with SIGINT ignored,
 # and an ignored signal stays ignored across exec: the Ctrl-C tests' subprocesses would then
 # never see their SIGINT. A handler (not SIG_IGN) is reset to the default at exec.
@@ -106,3 +116,4 @@ def gjg15_m2_official(data_root):
     ds = load_gjg15(data_root)
     refs = load_refset("official", ds, data_root)  # missing_annotator unset: GJG15's protocol
     return Task(ds, M2(), Default(), refs, window=None, sentence_level=False, spa_permutations=0).run()
+
