@@ -584,11 +584,22 @@ def test_157_error_line_unwraps_hydra_instantiation_exception():
 
 
 # ----------------------------------------------------------------- item 7: run.py / gec-meta-run
-def _run_py(args, data_root, cache, cwd=_REPO):
+def _run_env(data_root, cache) -> dict:
     env = {**_os.environ, "GEC_META_DATA": str(data_root), "GEC_META_CACHE": str(cache)}
     env.pop("HYDRA_FULL_ERROR", None)
-    return _subprocess.run([_sys.executable, str(_REPO / "run.py"), *args], cwd=cwd, env=env,
+    return env
+
+
+def _run_py(args, data_root, cache, cwd=_REPO):
+    return _subprocess.run([_sys.executable, str(_REPO / "run.py"), *args], cwd=cwd, env=_run_env(data_root, cache),
                            capture_output=True, text=True, timeout=300)
+
+
+def _run_main(args, data_root, cache, cwd=_REPO):
+    """``run.py`` in this process (tests/inprocess.py): a run that stops at its first check."""
+    from inprocess import run_main
+
+    return run_main(args, _run_env(data_root, cache), cwd)
 
 
 RUN_CASES = {
@@ -600,9 +611,13 @@ RUN_CASES = {
 }
 
 
-@pytest.mark.parametrize("args, message", RUN_CASES.values(), ids=RUN_CASES.keys())
-def test_158_to_162_run_py_errors_are_one_line(fake_root, tmp_path, args, message):
-    proc = _run_py([*args, f"hydra.run.dir={tmp_path / 'run'}"], fake_root, tmp_path / "cache")
+@pytest.mark.parametrize("case", RUN_CASES)
+def test_158_to_162_run_py_errors_are_one_line(fake_root, tmp_path, case):
+    # One case in a real process (its exit status and stderr are the process's); the others call
+    # run.py's main() in this one, ~1 s of CPU less each (tests/inprocess.py).
+    args, message = RUN_CASES[case]
+    run = _run_py if case == "unknown_metric" else _run_main
+    proc = run([*args, f"hydra.run.dir={tmp_path / 'run'}"], fake_root, tmp_path / "cache")
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr
     lines = [l for l in proc.stderr.splitlines() if l.strip()]
@@ -612,7 +627,7 @@ def test_158_to_162_run_py_errors_are_one_line(fake_root, tmp_path, args, messag
 
 def test_163_run_py_data_error_names_file_and_line(fake_root, corrupt, tmp_path):
     path = corrupt("gmeg/test/wiki/amu", lambda b: b.replace(b"\n", b"\n\xff", 1))
-    proc = _run_py(["dataset=gmeg_wiki", "metric=length", f"hydra.run.dir={tmp_path / 'run'}"], fake_root, tmp_path / "c")
+    proc = _run_main(["dataset=gmeg_wiki", "metric=length", f"hydra.run.dir={tmp_path / 'run'}"], fake_root, tmp_path / "c")
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert re.fullmatch(rf"gec-meta: error: {path}:2: not valid UTF-8 \(invalid start byte at byte \d+\)", proc.stderr.strip())
 

@@ -298,12 +298,12 @@ def test_kendall_variants_option_is_validated_and_signed(data_root):
 
 
 def test_cli_kendall_variants_bad_value_is_one_line(tmp_path, data_root):
-    import subprocess
-    import sys
+    import os
 
-    proc = subprocess.run([sys.executable, "-m", "gec_meta.cli.run", "metric=length", "meta_eval.kendall_variants=[b,x]",
-                           f"hydra.run.dir={tmp_path}"], capture_output=True, text=True,
-                          env={**__import__("os").environ, "GEC_META_DATA": str(data_root)})
+    from inprocess import run_main  # gec-meta-run's main() in this process: the run stops at its config check
+
+    proc = run_main(["metric=length", "meta_eval.kendall_variants=[b,x]", f"hydra.run.dir={tmp_path}"],
+                    {**os.environ, "GEC_META_DATA": str(data_root)}, tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines()[-1].startswith("gec-meta: error: ")
     assert "meta_eval.kendall_variants" in proc.stderr and "Traceback" not in proc.stderr
