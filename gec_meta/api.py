@@ -77,14 +77,20 @@ def meta_evaluate(
     Args:
         aggregation: a name (``default``, ``average``, ``trueskill``, ``expected_wins``) or object.
         refset: a reference-set name (built for the dataset) or a :class:`References`.
+        root: the data directory of ``refset`` and of what the metric reads there (ChERRANT's
+            Cilin and confusion set; :func:`gec_meta.data.fetch.data_directory`); default
+            ``$GEC_META_DATA`` or ``./data``.
         options: :class:`gec_meta.meta.task.Task` fields (``window``, ``sentence_variant``,
             ``bootstrap_samples``, ...).
     """
+    from gec_meta.data.fetch import data_directory
+
     agg = load_aggregation(aggregation) if isinstance(aggregation, str) else aggregation
     refs = None
     if metric.needs_references:
         refs = load_refset(refset, dataset, root or default_root()) if isinstance(refset, str) else refset
-    return Task(dataset, metric, agg, refs, **options).run()
+    with data_directory(root):  # what the metric reads from the data directory (ChERRANT's resources) too
+        return Task(dataset, metric, agg, refs, **options).run()
 
 
 def attribute(

@@ -12,6 +12,7 @@ six systems against MuCGEC dev and YACLC dev references in the ids files' order.
 from __future__ import annotations
 
 import collections
+import os
 from pathlib import Path
 
 import numpy as np
@@ -265,3 +266,31 @@ def test_the_extractor_follows_the_data_directory(resources, data_root, tmp_path
     assert here.namespace() != elsewhere.namespace() and metric.cache_key() != other_key
     assert here.signature.startswith("cherrant-char:MuCGEC@39221934|")
     assert elsewhere.signature.startswith("cherrant-char:resources@")
+
+
+def test_a_run_reads_the_resources_of_its_own_data_dir(data_root, tmp_path, monkeypatch):
+    """``gec-meta-run data_dir=X`` reads its dataset from X; ChERRANT's Cilin and confusion set
+    came from ``$GEC_META_DATA`` instead (the default data directory), so a run on another
+    folder mixed that folder's texts with another folder's resources.  Here X is the tiny
+    benchmark of test_experiment_configs.py (its own two-line Cilin) while ``$GEC_META_DATA``
+    names the real data: the run's signature must name X's resources, not MuCGEC's."""
+    import json
+
+    from inprocess import run_main
+    from test_experiment_configs import build_tiny_data
+
+    from gec_meta.data.fetch import data_directory, default_data_dir
+    from gec_meta.edits.cherrant import cherrant_extractor
+
+    tiny = build_tiny_data(tmp_path / "tiny")
+    monkeypatch.setenv("GEC_META_DATA", str(data_root))
+    with data_directory(tiny):  # the scope a run's code is called in
+        assert default_data_dir() == tiny and cherrant_extractor().root == tiny.resolve()
+    assert cherrant_extractor().root == data_root.resolve()  # and nothing is left of it after
+    env = {**os.environ, "GEC_META_CACHE": str(tmp_path / "cache")}
+    env.pop("HYDRA_FULL_ERROR", None)
+    proc = run_main(["dataset=revisit_cgec", "dataset.subset=mucgec", "metric=errant", "meta_eval.spa_permutations=0",
+                     f"data_dir={tiny}", f"hydra.run.dir={tmp_path / 'run'}"], env, tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    signature = json.loads((tmp_path / "run" / "results.json").read_text(encoding="utf-8"))["signature"]
+    assert "cherrant-char:resources@" in signature and "MuCGEC@39221934" not in signature, signature

@@ -99,6 +99,7 @@ def run_leaderboard(config: BoardConfig, overrides: Sequence[str] = (), use_cach
 
     from gec_meta.cli.run import build_task
     from gec_meta.config import compose, compose_group, instantiate_as, searchpath_of
+    from gec_meta.data.fetch import data_directory
     from gec_meta.meta.aggregation import Aggregation
     from gec_meta.meta.spa import permutation_signs
     from gec_meta.meta.task import Scored
@@ -129,7 +130,8 @@ def run_leaderboard(config: BoardConfig, overrides: Sequence[str] = (), use_cach
                 datasets[data_key] = (task.dataset, permutation_signs(
                     np.random.default_rng(config.seed), config.permutations, task.dataset.num_sentences))
             ds, signs = datasets[data_key]
-            metric, stats = task.statistics()
+            with data_directory(cfg.data_dir):  # ChERRANT's resources come from the run's data_dir too
+                metric, stats = task.statistics()
             scores = {a: np.asarray(agg(metric, stats), dtype=np.float64) for a, agg in aggregations.items()}
             metric_seconds += time.perf_counter() - t0
             system, pvalues = {}, {}
@@ -170,6 +172,7 @@ def _robustness_runs(config: BoardConfig, overrides: Sequence[str], use_cache: b
 
     from gec_meta.cli.run import build_task
     from gec_meta.config import compose, searchpath_of
+    from gec_meta.data.fetch import data_directory
     from gec_meta.meta.robustness import sections
 
     out: dict = {}
@@ -186,7 +189,8 @@ def _robustness_runs(config: BoardConfig, overrides: Sequence[str], use_cache: b
 
             raise ConfigError(f"leaderboard robustness set {rset.name!r}: dataset {task.dataset.name} has no attack "
                               f"systems (add dataset.attacks=true)")
-        out.setdefault(rset.name, {})[name] = sections(task, aggregations)
+        with data_directory(cfg.data_dir):
+            out.setdefault(rset.name, {})[name] = sections(task, aggregations)
     return out, time.perf_counter() - t0
 
 

@@ -196,8 +196,12 @@ def _exit_on_user_error(exc: Exception) -> None:
 def task(cfg: DictConfig) -> dict:
     """One job.  A user error prints one line and exits 2 (SystemExit passes through Hydra's
     job runner, which would otherwise print the overrides and a traceback first)."""
+    from gec_meta.data.fetch import data_directory
+
+    data_dir = cfg.get("data_dir")  # checked by run_job (a non-empty string)
     try:
-        return run_job(cfg)
+        with data_directory(data_dir if isinstance(data_dir, str) and data_dir else None):
+            return run_job(cfg)
     except Exception as exc:
         _exit_on_user_error(exc)
         raise

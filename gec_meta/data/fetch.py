@@ -38,6 +38,7 @@ named), 2 when there is no source to fetch from (no mirror and no network) or on
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import hashlib
 import os
@@ -50,7 +51,7 @@ import zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterable, TextIO
+from typing import BinaryIO, Callable, Iterable, Iterator, TextIO
 
 from gec_meta.data.verify import (
     _CHUNK, MARKER_NAME, RAW_BASE_URL, RERUN_HINT, Entry, ManifestError, check_file, load_manifest,
@@ -151,13 +152,41 @@ def user_data_dir() -> Path:
     return Path(base).expanduser() / "gec-meta"
 
 
+#: The data directories named by the runs in progress (:func:`data_directory`), innermost last.
+_SCOPED: list[Path] = []
+
+
+@contextlib.contextmanager
+def data_directory(root: str | Path | None) -> Iterator[None]:
+    """Within this block :func:`default_data_dir` is ``root`` (None: no change).
+
+    A run is handed its data directory (``gec-meta-run data_dir=...``, the API's ``root``), and
+    its dataset and references are read from there; what finds its files by itself -- ChERRANT's
+    Cilin and confusion set (:func:`gec_meta.edits.cherrant.cherrant_extractor`), in the edit
+    cache's namespace and the signature too -- would otherwise read ``$GEC_META_DATA`` or
+    ``./data``, another folder with possibly other files.  The run's code is called inside this
+    block so that both come from the same directory; worker processes are handed the folder.
+    """
+    if root is None:
+        yield
+        return
+    _SCOPED.append(Path(root).expanduser())
+    try:
+        yield
+    finally:
+        _SCOPED.pop()
+
+
 def default_data_dir() -> Path:
-    """The data directory: ``$GEC_META_DATA``, else ``./data`` if it exists (a checkout, where
-    ``make data`` fills it), else the per-user folder (:func:`user_data_dir`).
+    """The data directory: the one of the run in progress (:func:`data_directory`), else
+    ``$GEC_META_DATA``, else ``./data`` if it exists (a checkout, where ``make data`` fills it),
+    else the per-user folder (:func:`user_data_dir`).
 
     Nothing here looks at where the package is installed: an installed wheel and a checkout
     find the data the same way.
     """
+    if _SCOPED:
+        return _SCOPED[-1]
     env = os.environ.get(ENV_DATA_DIR)
     if env:
         return Path(env).expanduser()
