@@ -116,3 +116,23 @@ def test_bold_and_marks_follow_the_hand_checked_ranking():
     assert table[best]["H r mark"].endswith("[1]")  # ... and is in the top significance cluster
     second = max((k for k in r if round(r[k], 3) != round(r[best], 3)), key=r.get)
     assert table[second]["H r mark"].startswith("second")
+
+
+def test_make_reproduce_command_line_checks_its_names(capsys, monkeypatch):
+    """``experiments/reproduce_all.py --help`` started the whole reproduction (its options were
+    read by hand, unknown ones ignored) and a misspelled name ran nothing; both now stop with
+    argparse's usage, exit status 0 and 2, before any experiment runs."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reproduce_all", REPO / "experiments" / "reproduce_all.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module.subprocess, "run", lambda *a, **k: pytest.fail("an experiment was started"))
+    for argv, status in ((["--help"], 0), (["multilingul"], 2), (["--bogus"], 2), (["--significance", "x"], 2)):
+        with pytest.raises(SystemExit) as info:
+            module.main(argv)
+        assert info.value.code == status, argv
+    assert "unknown experiment 'multilingul'; choose from foundation, " in capsys.readouterr().err
+    args = module.parse_args(["ptm2_tables", "--significance", "permutation", "--seed", "3", "--out", "o"])
+    assert args.names == ["ptm2_tables"] and str(args.out) == "o"
+    assert args.forwarded == ["--significance", "permutation", "--seed", "3"]
