@@ -24,15 +24,18 @@ import warnings
 from pathlib import Path
 
 
+def _loggers() -> list[logging.Logger]:
+    """The root logger and every named one (not the placeholders of dotted names)."""
+    return [logging.getLogger(), *(lg for lg in logging.Logger.manager.loggerDict.values()
+                                   if isinstance(lg, logging.Logger))]
+
+
 def _logging_state() -> dict:
-    loggers = [logging.getLogger(), *(lg for lg in logging.Logger.manager.loggerDict.values()
-                                      if isinstance(lg, logging.Logger))]
-    return {lg: (lg.level, list(lg.handlers), lg.propagate, lg.disabled) for lg in loggers}
+    return {lg: (lg.level, list(lg.handlers), lg.propagate, lg.disabled) for lg in _loggers()}
 
 
 def _restore_logging(saved: dict) -> None:
-    for lg in [logging.getLogger(), *(x for x in logging.Logger.manager.loggerDict.values()
-                                      if isinstance(x, logging.Logger))]:
+    for lg in _loggers():
         level, handlers, propagate, disabled = saved.get(lg, (logging.NOTSET, [], True, False))
         for handler in lg.handlers:
             if handler not in handlers:
