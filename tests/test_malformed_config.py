@@ -551,6 +551,14 @@ def test_leaderboard_with_a_constant_metric_is_one_line(data_root, tmp_path, cap
     board.write_text(f"permutations: 100\naggregations: [default]\nmetrics:\n  from_files: {{label: Const, overrides: "
                      f"[metric.dir={scores}]}}\n  length: {{label: Length}}\nbenchmarks:\n  SEEDA-E Base: {{dataset: seeda, "
                      "overrides: [dataset.setting=base], human: [TS_edit], sentence: edit}\n")
+    # As the console command shows them (`console_main`): gec-meta's warnings in one line, also
+    # when pytest does not capture warnings (`-p no:warnings`).
+    import warnings
+
+    from gec_meta.cli.errors import install_warning_format
+
+    monkeypatch.setattr(warnings, "showwarning", warnings.showwarning)
+    install_warning_format()
     assert cli_main(["leaderboard", "--config", str(board), "--out", str(tmp_path / "out")]) == 2
     line = _one_error_line(capsys.readouterr().err, progress=True)
     assert line == ("gec-meta: error: leaderboard: metric 'from_files' (Const) has no pearson on SEEDA-E Base/TS_edit/"
