@@ -3,8 +3,13 @@ content-addressed result store."""
 
 from __future__ import annotations
 
-from gec_meta.cache import KeyValueStore, current_store
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from gec_meta.cache import KeyValueStore, current_store, text_hash
 from gec_meta.devices import resolve_device, to_device
+from gec_meta.encoders.batching import unique
 from gec_meta.models.loading import model_ref, package_version
 
 
@@ -53,3 +58,24 @@ class CachedModel:
         model, :func:`gec_meta.models.causal_lm.shared_lm`, follows a changed ``GEC_META_CACHE``)."""
         self._store = current_store(self._store, lambda: self.identity, self._use_cache)
         return self._store
+
+    def cached_values(self, items: Sequence, compute: Callable[[list], list], read: Callable[[Any], float] = float
+                      ) -> np.ndarray:
+        """One float64 value per item, shape (M,): each distinct item's stored result, the missing
+        ones computed together by ``compute`` (a list of results, one per item, stored as they are)
+        and stored first.
+
+        Args:
+            items: shape (M,), texts or tuples of texts (a tuple is keyed by all of its parts).
+            compute: distinct items -> their results, in order.
+            read: a stored result -> the value returned (e.g. ``lambda r: r[0]``).
+        """
+        distinct, inverse = unique(list(items))
+        keys = [text_hash(*x) if isinstance(x, tuple) else text_hash(x) for x in distinct]
+        store = self.store  # one store for the whole call (the property checks the cache folder)
+        todo = [i for i, k in enumerate(keys) if k not in store]
+        if todo:
+            for i, result in zip(todo, compute([distinct[i] for i in todo])):
+                store.put(keys[i], result)
+            store.flush()
+        return np.array([read(store.get(k)) for k in keys], dtype=np.float64)[inverse]

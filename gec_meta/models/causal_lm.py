@@ -18,8 +18,7 @@ from typing import Sequence
 
 import numpy as np
 
-from gec_meta.cache import text_hash
-from gec_meta.encoders.batching import fill_rows, length_batches, unique
+from gec_meta.encoders.batching import fill_rows, length_batches
 from gec_meta.models.cached import CachedModel
 from gec_meta.models.loading import load
 
@@ -90,16 +89,7 @@ class CausalLM(CachedModel):
 
         An empty text (no LM token) gets 0 (perplexity 1).
         """
-        distinct, inverse = unique(list(texts))
-        keys = [text_hash(t) for t in distinct]
-        store = self.store  # one store for the whole call (the property checks the cache folder)
-        todo = [i for i, k in enumerate(keys) if k not in store]
-        if todo:
-            for i, value in zip(todo, self._compute([distinct[i] for i in todo])):
-                store.put(keys[i], value)
-            store.flush()
-        values = np.array([store.get(k)[0] for k in keys], dtype=np.float64)
-        return values[inverse]
+        return self.cached_values(texts, self._compute, read=lambda stored: stored[0])  # stored: (NLL, tokens)
 
     def perplexity(self, texts: Sequence[str]) -> np.ndarray:
         """exp(mean token NLL) of every text, shape (M,)."""

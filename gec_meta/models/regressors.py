@@ -16,8 +16,7 @@ from typing import Sequence
 
 import numpy as np
 
-from gec_meta.cache import text_hash
-from gec_meta.encoders.batching import fill_rows, length_batches, unique
+from gec_meta.encoders.batching import fill_rows, length_batches
 from gec_meta.models.cached import CachedModel
 from gec_meta.models.loading import load
 
@@ -58,17 +57,6 @@ class _Base(CachedModel):
             yield batch, {k: torch.tensor([enc[k][i] for i in rows], dtype=torch.long, device=self.device)
                           for k in names}
 
-    def _cached(self, items: Sequence, compute) -> np.ndarray:
-        distinct, inverse = unique(list(items))
-        keys = [text_hash(*x) if isinstance(x, tuple) else text_hash(x) for x in distinct]
-        store = self.store  # one store for the whole call (the property checks the cache folder)
-        todo = [i for i, k in enumerate(keys) if k not in store]
-        if todo:
-            for i, v in zip(todo, compute([distinct[i] for i in todo])):
-                store.put(keys[i], float(v))
-            store.flush()
-        return np.array([store.get(k) for k in keys], dtype=np.float64)[inverse]
-
 
 class SequenceRegressor(_Base):
     """One-output sequence classifier: raw logits of sentences or sentence pairs."""
@@ -95,7 +83,7 @@ class SequenceRegressor(_Base):
     def logits(self, texts: Sequence[str], pairs_with: Sequence[str] | None = None) -> np.ndarray:
         """Logit of every text (or of every (pairs_with[i], texts[i]) pair), shape (M,)."""
         items = list(texts) if pairs_with is None else list(zip(pairs_with, texts))
-        return self._cached(items, self._compute)
+        return self.cached_values(items, self._compute)
 
 
 class MeanPooledSimilarity(_Base):
@@ -125,4 +113,4 @@ class MeanPooledSimilarity(_Base):
 
     def similarity(self, first: Sequence[str], second: Sequence[str]) -> np.ndarray:
         """Cosine similarity of every (first[i], second[i]), shape (M,)."""
-        return self._cached(list(zip(first, second)), self._compute)
+        return self.cached_values(list(zip(first, second)), self._compute)
