@@ -105,6 +105,42 @@ def test_structured_batches_equal_one_prompt_at_a_time(tiny_llama, single, reuse
                 np.testing.assert_allclose(a.probabilities[key], b.probabilities[key], atol=1e-5)
 
 
+def test_an_answer_does_not_depend_on_what_ran_before(tiny_llama, single):
+    """batch_size 1 (the default): each prompt's answer and value probabilities are the same bits
+    asked alone in a fresh backend, in any order after the others, with or without taking the
+    shared instructions' key/value cache from an earlier prompt (issue 33: the cache's fill order
+    must not move a number).  Before, the default batch_size was 8, whose left-padded batches
+    move probabilities by ~1e-6 with their companions."""
+    items, _ = single
+    model, tok = tiny_llama
+    assert TransformersChat("t", model_obj=model, tokenizer_obj=tok).batch_size == 1
+    alone = [backend(tiny_llama, 1).answer(p, None, answer_schema(n)) for p, n in items]
+    orders = {"given": list(range(len(items))), "reversed": list(range(len(items)))[::-1],
+              "interleaved": list(range(0, len(items), 2)) + list(range(1, len(items), 2))}
+    for reuse_prefix in (True, False):
+        for name, order in orders.items():
+            chat = backend(tiny_llama, 1, reuse_prefix=reuse_prefix)
+            reused = []
+            take = chat._reuse_prefix
+            chat._reuse_prefix = lambda rows: reused.append(take(rows)[1]) or take(rows)
+            got = dict(zip(order, ask(chat, [items[i] for i in order])))
+            for i, want in enumerate(alone):
+                assert got[i].text == want.text and got[i].probabilities == want.probabilities, (reuse_prefix, name, i)
+            # with reuse: every prompt after the first took the instructions' cache (>= 32 tokens)
+            assert (min(reused[1:]) >= 32) if reuse_prefix else not any(reused)
+
+
+def test_batched_answers_are_cached_apart_from_exact_ones(tiny_llama):
+    """batch_size > 1 may move a probability's last bits by its companions: such answers live under
+    their own identity, so they never stand in for the exact ones of batch_size 1, and a result
+    made from them says so in its signature."""
+    exact, batched = backend(tiny_llama, 1), backend(tiny_llama, 8)
+    assert exact.identity.endswith("|batch_size:1")
+    assert batched.identity == exact.identity.replace("|batch_size:1", "|batch_size:8")
+    assert exact.signature() == "transformers:tiny-llama+structured"  # a default run's signature as before
+    assert batched.signature() == "transformers:tiny-llama+structured+batch_size=8"
+
+
 def test_sampled_structured_answers_are_seeded_per_row(tiny_llama):
     items = prompts(tiny_llama)[:6]
     hot = Decoding(temperature=5.0, seed=7)

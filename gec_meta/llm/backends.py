@@ -263,8 +263,10 @@ class ChatBackend:
 
     def scheduling(self) -> dict:
         """The options that decide how requests are scheduled (concurrency, batch size, rate
-        limits): they change no answer and so enter neither the cache key nor the signature;
-        :meth:`gec_meta.metrics.llm.LLMEvaluator.usage` records them beside the run's usage."""
+        limits): they change no answer and so enter neither the cache key nor the signature
+        (except the local backend's ``batch_size``, which moves batched answers' last bits:
+        :class:`gec_meta.llm.local.TransformersChat`); :meth:`gec_meta.metrics.llm.LLMEvaluator.usage`
+        records them beside the run's usage."""
         return {}
 
     # ----------------------------------------------------------------- shared

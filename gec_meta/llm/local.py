@@ -1,6 +1,18 @@
 """The local chat backend: a transformers causal LM (on ``device``) through its chat template, with
-JSON-schema-constrained output and batched generation (see :mod:`gec_meta.llm.backends` for the
-cache and decoding)."""
+JSON-schema-constrained output (see :mod:`gec_meta.llm.backends` for the cache and decoding).
+
+Order independence (issue 33): with ``batch_size: 1`` (the default) an answer is a function of
+its prompt, the model and the decoding settings only -- the same bits whatever the process or
+the cache answered before it.  Each prompt runs alone (no padding, no companions), and the
+key/value cache of the instructions it shares with an earlier prompt is taken from that prompt
+(``reuse_prefix``) only where both passes hold at least
+:data:`gec_meta.encoders.batching.MIN_TOKENS` tokens: a row's values are then the same bits in
+every pass (measured for the encoders, :mod:`gec_meta.encoders.batching`), so the reused part
+equals what the prompt's own single pass computes.  ``batch_size > 1`` runs prompts together,
+left-padded -- more throughput on a GPU, but an answer's probabilities then depend on its
+companions in the last float bits (a near-tie can flip), so such answers are cached under their
+own identity, never mixed with the exact ones.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
+from gec_meta.encoders.batching import MIN_TOKENS
 from gec_meta.fields import check_fields, integer, valid
 from gec_meta.devices import resolve_device, to_device
 from gec_meta.llm.backends import (Answer, ChatBackend, Decoding, LLMBackendError, Made, Messages,
@@ -28,7 +41,7 @@ class Batching:
     """Fields (a ConfigError naming ``llm.<field>`` when out of range):
         batch_size: prompts per forward pass (1 = one prompt at a time)."""
 
-    batch_size: int = field(default=8, metadata=valid(integer(1)))
+    batch_size: int = field(default=1, metadata=valid(integer(1)))
 
     def __post_init__(self):
         check_fields(self, "llm")
@@ -45,13 +58,16 @@ class TransformersChat(ChatBackend):
             (:func:`gec_meta.devices.resolve_device`); :attr:`device` holds the resolved one. Not
             part of the cache identity: answers are shared across devices.
         structured: constrain answers to the caller's JSON schema (module docstring).
-        batch_size: prompts per forward pass (:meth:`generate_many`: sorted by length,
-            left-padded; greedy answers equal those of one prompt at a time up to floating-point
-            rounding, ``tests/test_llm_batched.py``). Not part of the cache key.
-        reuse_prefix: structured output reuses the key/value cache of the tokens the prompts
-            share with the first prompt (or batch) of the process (the chat header and the
-            instructions, ~30% of a prompt) instead of recomputing them; equal up to
-            floating-point rounding (``tests/test_llm_http.py`` checks the answers agree).
+        batch_size: prompts per forward pass.  1 (the default): every prompt alone, its answer a
+            function of the prompt only (module docstring).  More: sorted by length and
+            left-padded together; answers equal those of one prompt at a time up to
+            floating-point rounding (``tests/test_llm_batched.py``) and are cached under their
+            own identity (``|batch_size:N``, and ``+batch_size=N`` in the signature).
+        reuse_prefix: structured output takes the key/value cache of the tokens a prompt shares
+            with the first prompt (or batch) of the process (the chat header and the
+            instructions, ~30% of a prompt) instead of recomputing them, where both passes hold
+            at least ``MIN_TOKENS`` tokens (module docstring): the same bits either way
+            (``tests/test_llm_batched.py``, ``tests/test_llm_http.py``).
         model_obj, tokenizer_obj: already built objects (tests); ``model`` then only names them
             and nothing is cached on disk.
     """
@@ -62,7 +78,7 @@ class TransformersChat(ChatBackend):
                  system_prompt: str | None = None, use_cache: bool = True, flush_every: int = 0,
                  threads: int | None = None, structured: bool = False, reuse_prefix: bool = True,
                  config_key: str = "llm", model_obj=None, tokenizer_obj=None, device: str = "auto",
-                 batch_size: int = 8, price_per_1k_input_tokens: float | None = None,
+                 batch_size: int = 1, price_per_1k_input_tokens: float | None = None,
                  price_per_1k_output_tokens: float | None = None):
         super().__init__(model, temperature, seed, max_new_tokens, system_prompt,
                          use_cache and model_obj is None, flush_every, config_key, structured,
@@ -81,8 +97,15 @@ class TransformersChat(ChatBackend):
     def model_identity(self) -> str:
         from gec_meta.models.loading import package_version
 
+        # The batch size moves batched answers' last bits (module docstring), so it names the
+        # cache namespace: exact answers (1) never mix with batched ones -- nor with the answers
+        # cached before it was named, most of them made 8 prompts a batch (the old default).
         return (f"{self.ref.identity}|transformers:{package_version('transformers')}"
-                f"|torch:{package_version('torch')}")
+                f"|torch:{package_version('torch')}|batch_size:{self.batch_size}")
+
+    def signature(self) -> str:
+        """:meth:`ChatBackend.signature`, plus ``+batch_size=N`` for batched (not exact) answers."""
+        return super().signature() + (f"+batch_size={self.batch_size}" if self.batch_size > 1 else "")
 
     @property
     def tokenizer(self):
@@ -194,10 +217,14 @@ class TransformersChat(ChatBackend):
             answers.append((Answer(tok.decode(row[:n], skip_special_tokens=True)), n))
         return answers
 
-    def _store_prefix(self, ids: list[int], past) -> None:
-        """Keep the key/value cache of these tokens (the first prompt or batch of the process)."""
+    def _store_prefix(self, ids: list[int], past, computed: int) -> None:
+        """Keep the key/value cache of these tokens (the first prompt or batch of the process),
+        if the pass that made it held at least ``MIN_TOKENS`` tokens (``computed``; module
+        docstring): a shorter pass's values may differ in the last bits from a longer one's."""
         import copy
 
+        if computed < MIN_TOKENS:
+            return
         cache = copy.deepcopy(past)
         _crop(cache, len(ids))
         self._prefix = (ids, cache)
@@ -205,14 +232,15 @@ class TransformersChat(ChatBackend):
     def _reuse_prefix(self, rows: list[list[int]]):
         """(cache, n): the stored key/value cache cut to the first n tokens that every row of
         ``rows`` shares with the stored prompt (the instructions every prompt of a template
-        starts with), or (None, 0) when they share fewer than 32 tokens."""
+        starts with), or (None, 0) when they share fewer than 32 tokens or a row would be left
+        with fewer than ``MIN_TOKENS`` tokens to run (module docstring)."""
         import copy
 
         if not self.reuse_prefix or self._prefix is None:
             return None, 0
         stored, cache = self._prefix
         n = min(_common_prefix(stored, r, len(r) - 1) for r in rows)  # at least one token left to run
-        if n < 32:
+        if n < 32 or min(len(r) for r in rows) - n < MIN_TOKENS:
             return None, 0
         reused = copy.deepcopy(cache)
         _crop(reused, n)
@@ -284,7 +312,7 @@ class TransformersChat(ChatBackend):
                             **self._last_logits_only())
                 past = out.past_key_values
                 if store and done >= 32:
-                    self._store_prefix(rows[0][:done], past)
+                    self._store_prefix(rows[0][:done], past, done)
                     store = False
             if past is not None and B > 1:  # a copy already (reused, or stored as a copy): widen it in place
                 past.batch_repeat_interleave(B)
@@ -304,8 +332,8 @@ class TransformersChat(ChatBackend):
                             position_ids=torch.tensor(positions, device=self.device),
                             past_key_values=past, use_cache=True, **self._last_logits_only())
                 past = out.past_key_values
-                if store and B == 1:  # nothing stored yet: this prompt's tokens (as one prompt at a time did)
-                    self._store_prefix(rows[0], past)
+                if store and B == 1 and j == 0:  # nothing stored yet: this prompt's tokens, from its one pass
+                    self._store_prefix(rows[0], past, width)
                     store = False
                 last = out.logits[:, -1].float().cpu()  # the sampling generators are CPU ones
                 pending = []
