@@ -260,15 +260,22 @@ class TransformersChat(ChatBackend):
                                   f"not single tokens; structured output needs them to be")
         return out
 
-    def _last_logits_only(self) -> dict:
-        """``logits_to_keep=1`` where the model takes it (transformers >= 4.50): the vocabulary
-        projection of the last position only (the only one read), not of every prompt token."""
-        if self.__dict__.get("_keep") is None:
+    def _step(self, past, **inputs):
+        """One forward pass continuing the key/value cache ``past`` (None: from the start); the
+        model's output (``.logits``, ``.past_key_values``).
+
+        Asks for the logits of the last position only where the model takes ``logits_to_keep``
+        (transformers >= 4.50; the only position read), and passes the cache as ``cache`` where
+        ``forward`` names it so (transformers 5 deprecates ``past_key_values``, to be removed in
+        5.40)."""
+        if self.__dict__.get("_forward_names") is None:
             import inspect
 
-            self._keep = {"logits_to_keep": 1} if "logits_to_keep" in inspect.signature(self.lm.forward).parameters \
-                else {}
-        return self._keep
+            names = inspect.signature(self.lm.forward).parameters
+            self._forward_names = ("cache" if "cache" in names else "past_key_values",
+                                   {"logits_to_keep": 1} if "logits_to_keep" in names else {})
+        cache_name, keep = self._forward_names
+        return self.lm(**inputs, **{cache_name: past}, use_cache=True, **keep)
 
     def _structured_batch(self, rows: list[list[int]], items) -> list[tuple[Answer, int]]:
         """The JSON objects of the rows' schemas (integer properties only), each value chosen by
@@ -284,7 +291,7 @@ class TransformersChat(ChatBackend):
         """
         import torch
 
-        tok, model = self.tokenizer, self.lm
+        tok = self.tokenizer
         B = len(rows)
         specs = [integer_object_schema(schema) for _, _, schema in items]
         choices = {}
@@ -308,8 +315,7 @@ class TransformersChat(ChatBackend):
                 done = min(_common_prefix(rows[0], r, len(r) - 1) for r in rows)
                 if done == 0:  # nothing shared: no unmasked token before the padding; one row at a time
                     return [self._structured_batch([r], [item])[0] for r, item in zip(rows, items)]
-                out = model(input_ids=torch.tensor([rows[0][:done]], device=self.device), use_cache=True,
-                            **self._last_logits_only())
+                out = self._step(None, input_ids=torch.tensor([rows[0][:done]], device=self.device))
                 past = out.past_key_values
                 if store and done >= 32:
                     self._store_prefix(rows[0][:done], past, done)
@@ -327,10 +333,9 @@ class TransformersChat(ChatBackend):
                     mask[b] += [0] * (width - len(p)) + [1] * len(p)
                     positions.append([0] * (width - len(p)) + list(range(position[b], position[b] + len(p))))
                     position[b] += len(p)
-                out = model(input_ids=torch.tensor(input_ids, device=self.device),
-                            attention_mask=torch.tensor(mask, device=self.device),
-                            position_ids=torch.tensor(positions, device=self.device),
-                            past_key_values=past, use_cache=True, **self._last_logits_only())
+                out = self._step(past, input_ids=torch.tensor(input_ids, device=self.device),
+                                 attention_mask=torch.tensor(mask, device=self.device),
+                                 position_ids=torch.tensor(positions, device=self.device))
                 past = out.past_key_values
                 if store and B == 1 and j == 0:  # nothing stored yet: this prompt's tokens, from its one pass
                     self._store_prefix(rows[0], past, width)
