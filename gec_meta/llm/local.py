@@ -218,12 +218,13 @@ class TransformersChat(ChatBackend):
         return answers
 
     def _store_prefix(self, ids: list[int], past, computed: int) -> None:
-        """Keep the key/value cache of these tokens (the first prompt or batch of the process),
-        if the pass that made it held at least ``MIN_TOKENS`` tokens (``computed``; module
-        docstring): a shorter pass's values may differ in the last bits from a longer one's."""
+        """Keep the key/value cache of these tokens (the first prompt or batch of the process).
+        Exact answers (``batch_size`` 1) keep it only if the pass that made it held at least
+        ``MIN_TOKENS`` tokens (``computed``; module docstring): a shorter pass's values may differ
+        in the last bits from a longer one's.  Batched answers are not exact anyway and keep any."""
         import copy
 
-        if computed < MIN_TOKENS:
+        if self.batch_size == 1 and computed < MIN_TOKENS:
             return
         cache = copy.deepcopy(past)
         _crop(cache, len(ids))
@@ -232,15 +233,16 @@ class TransformersChat(ChatBackend):
     def _reuse_prefix(self, rows: list[list[int]]):
         """(cache, n): the stored key/value cache cut to the first n tokens that every row of
         ``rows`` shares with the stored prompt (the instructions every prompt of a template
-        starts with), or (None, 0) when they share fewer than 32 tokens or a row would be left
-        with fewer than ``MIN_TOKENS`` tokens to run (module docstring)."""
+        starts with), or (None, 0) when they share fewer than 32 tokens or, for exact answers
+        (``batch_size`` 1), a row would be left with fewer than ``MIN_TOKENS`` tokens to run
+        (module docstring)."""
         import copy
 
         if not self.reuse_prefix or self._prefix is None:
             return None, 0
         stored, cache = self._prefix
         n = min(_common_prefix(stored, r, len(r) - 1) for r in rows)  # at least one token left to run
-        if n < 32 or min(len(r) for r in rows) - n < MIN_TOKENS:
+        if n < 32 or (self.batch_size == 1 and min(len(r) for r in rows) - n < MIN_TOKENS):
             return None, 0
         reused = copy.deepcopy(cache)
         _crop(reused, n)
