@@ -263,13 +263,15 @@ class TransformersChat(ChatBackend):
         return out
 
     def _step(self, past, **inputs):
-        """One forward pass continuing the key/value cache ``past`` (None: from the start); the
-        model's output (``.logits``, ``.past_key_values``).
+        """One forward pass continuing the key/value cache ``past`` (None: from the start).
 
         Asks for the logits of the last position only where the model takes ``logits_to_keep``
-        (transformers >= 4.50; the only position read), and passes the cache as ``cache`` where
-        ``forward`` names it so (transformers 5 deprecates ``past_key_values``, to be removed in
-        5.40)."""
+        (transformers >= 4.50; the only position read), and passes and reads the cache as
+        ``cache`` where the model names it so (transformers 5 deprecates ``past_key_values``,
+        to be removed in 5.40).
+
+        Returns:
+            (logits of shape (B, 1 or T, vocabulary), the continued key/value cache)."""
         if self.__dict__.get("_forward_names") is None:
             import inspect
 
@@ -277,7 +279,9 @@ class TransformersChat(ChatBackend):
             self._forward_names = ("cache" if "cache" in names else "past_key_values",
                                    {"logits_to_keep": 1} if "logits_to_keep" in names else {})
         cache_name, keep = self._forward_names
-        return self.lm(**inputs, **{cache_name: past}, use_cache=True, **keep)
+        out = self.lm(**inputs, **{cache_name: past}, use_cache=True, **keep)
+        cache = out.get("cache")  # a ModelOutput's keys: no deprecated property is read
+        return out.logits, out.get("past_key_values") if cache is None else cache
 
     def _structured_batch(self, rows: list[list[int]], items) -> list[tuple[Answer, int]]:
         """The JSON objects of the rows' schemas (integer properties only), each value chosen by
@@ -317,8 +321,7 @@ class TransformersChat(ChatBackend):
                 done = min(_common_prefix(rows[0], r, len(r) - 1) for r in rows)
                 if done == 0:  # nothing shared: no unmasked token before the padding; one row at a time
                     return [self._structured_batch([r], [item])[0] for r, item in zip(rows, items)]
-                out = self._step(None, input_ids=torch.tensor([rows[0][:done]], device=self.device))
-                past = out.past_key_values
+                _, past = self._step(None, input_ids=torch.tensor([rows[0][:done]], device=self.device))
                 if store and done >= 32:
                     self._store_prefix(rows[0][:done], past, done)
                     store = False
@@ -335,14 +338,13 @@ class TransformersChat(ChatBackend):
                     mask[b] += [0] * (width - len(p)) + [1] * len(p)
                     positions.append([0] * (width - len(p)) + list(range(position[b], position[b] + len(p))))
                     position[b] += len(p)
-                out = self._step(past, input_ids=torch.tensor(input_ids, device=self.device),
-                                 attention_mask=torch.tensor(mask, device=self.device),
-                                 position_ids=torch.tensor(positions, device=self.device))
-                past = out.past_key_values
+                logits, past = self._step(past, input_ids=torch.tensor(input_ids, device=self.device),
+                                          attention_mask=torch.tensor(mask, device=self.device),
+                                          position_ids=torch.tensor(positions, device=self.device))
                 if store and B == 1 and j == 0:  # nothing stored yet: this prompt's tokens, from its one pass
                     self._store_prefix(rows[0], past, width)
                     store = False
-                last = out.logits[:, -1].float().cpu()  # the sampling generators are CPU ones
+                last = logits[:, -1].float().cpu()  # the sampling generators are CPU ones
                 pending = []
                 for b, (keys, low, high) in enumerate(specs):
                     if j + 1 > len(keys):  # complete: runs along, ignored
