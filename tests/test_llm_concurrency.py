@@ -66,9 +66,14 @@ def client(url: str, **options) -> OpenAICompatibleChat:
     return OpenAICompatibleChat("stub", url, api_key_env=None, timeout=30, **options)
 
 
+#: Seconds the loopback server takes a request: long beside a request's own ~1-5 ms, so the
+#: timings below measure the overlap, short enough for a fast test.
+DELAY = 0.05
+
+
 @pytest.fixture()
 def slow_server():
-    with ChatCompletionsServer(HashJudge("stub"), delay=0.1) as server:
+    with ChatCompletionsServer(HashJudge("stub"), delay=DELAY) as server:
         yield server
 
 
@@ -88,8 +93,8 @@ def test_concurrent_requests_equal_sequential_ones_in_a_third_of_the_time(slow_s
     np.testing.assert_array_equal(seq, conc)
     assert n_seq == n_conc == prompts
     assert set(slow_server.bodies.values()) == {2}  # every request once per run, none repeated
-    # requests of 0.1 s: one after the other at least 0.1 s each, 16 at a time ~1/16 of that.
-    assert t_seq >= 0.1 * prompts and t_conc <= 0.3 * t_seq, (t_seq, t_conc)
+    # requests of DELAY s: one after the other at least DELAY s each, 16 at a time ~1/16 of that.
+    assert t_seq >= DELAY * prompts and t_conc <= 0.3 * t_seq, (t_seq, t_conc)
     assert usage["requests"] == usage["answers_made"] == prompts and usage["concurrency"] == 16
     assert usage["cache_hits"] == 0 and usage["request_retries"] == 0 and usage["prompt_tokens"] > 0
 
@@ -128,7 +133,7 @@ def test_a_killed_run_resumes_without_asking_again(data_root, tmp_path, sig):
     env = {**os.environ, "GEC_META_DATA": str(data_root), "GEC_META_CACHE": str(tmp_path / "cache"),
            "PYTHONPATH": str(REPO)}
     prompts = prompt_count(seeda_subset(data_root)[1])
-    with ChatCompletionsServer(HashJudge("stub"), delay=0.2) as server:
+    with ChatCompletionsServer(HashJudge("stub"), delay=2 * DELAY) as server:
         code, err = run_child(data_root, server.url, tmp_path / "a.npy", env, kill_at=prompts // 2, sig=sig,
                               server=server)
         assert code != 0 and not (tmp_path / "a.npy").exists(), err[-2000:]
