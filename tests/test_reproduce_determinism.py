@@ -136,3 +136,16 @@ def test_make_reproduce_command_line_checks_its_names(capsys, monkeypatch):
     args = module.parse_args(["ptm2_tables", "--significance", "permutation", "--seed", "3", "--out", "o"])
     assert args.names == ["ptm2_tables"] and str(args.out) == "o"
     assert args.forwarded == ["--significance", "permutation", "--seed", "3"]
+
+
+def test_reports_name_the_data_folder_the_same_way_wherever_it_was_given(tmp_path, monkeypatch):
+    """foundation.md and baselines.md name the data folder they read: ``data`` from a checkout
+    whether ``$GEC_META_DATA`` held its absolute path or was unset (the committed reports said
+    ``/work/main/data``, so `make reproduce` on another machine differed in that line)."""
+    from gec_meta.report.reproduce import data_label
+
+    (tmp_path / "data").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert data_label(tmp_path / "data") == data_label("data") == "data"
+    elsewhere = tmp_path.parent / "elsewhere"
+    assert data_label(elsewhere) == str(elsewhere.resolve())  # outside the working folder: absolute

@@ -299,6 +299,17 @@ class Section:
 SIGNIFICANCE_METHODS = ("williams", "permutation", "bootstrap")
 
 
+def data_label(root: str | Path) -> str:
+    """How a report names the data folder it read: relative to the working folder when inside it
+    (``data`` from a checkout, whether it came from ``$GEC_META_DATA`` or the default), else the
+    absolute path -- so ``make reproduce`` writes the same text on every machine."""
+    path = Path(root).resolve()
+    try:
+        return str(path.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def experiment_parser(description: str, results: Path,
                       significance: Significance | None = None) -> argparse.ArgumentParser:
     """The command line of an experiment script: ``--out DIR`` (default ``results``, the
