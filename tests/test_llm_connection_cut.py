@@ -49,7 +49,10 @@ class Cutting(BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def server():
+def server(monkeypatch):
+    # The first back-off step (2**0 = 1 s) shortened: these tests count requests and read the
+    # error; the back-off's length is tests/test_llm_concurrency.py's (the 503 case).
+    monkeypatch.setattr("gec_meta.llm.openai.MAX_BACKOFF_S", 0.05)
     Cutting.mode, Cutting.cuts, Cutting.poison, Cutting.requests = "cut", 0, "\x00never", 0
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Cutting)
     threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
