@@ -122,7 +122,13 @@ def test_an_answer_does_not_depend_on_what_ran_before(tiny_llama, single):
             chat = backend(tiny_llama, 1, reuse_prefix=reuse_prefix)
             reused = []
             take = chat._reuse_prefix
-            chat._reuse_prefix = lambda rows: reused.append(take(rows)[1]) or take(rows)
+
+            def counted(rows, take=take, reused=reused):
+                cache, n = take(rows)  # once: each call deep-copies the stored cache
+                reused.append(n)
+                return cache, n
+
+            chat._reuse_prefix = counted
             got = dict(zip(order, ask(chat, [items[i] for i in order])))
             for i, want in enumerate(alone):
                 assert got[i].text == want.text and got[i].probabilities == want.probabilities, (reuse_prefix, name, i)
