@@ -17,6 +17,16 @@ skipped where no transposition can end: the two windows can only hold the same w
 ``orig[i]`` occurs in ``cor[:j+1]`` and ``cor[j]`` in ``orig[:i+1]``.  The search has no other
 effect, so the matrices stay the same.
 
+And one saving in what is computed: the texts' common suffix.  Equal tokens are always a match
+(``M``, ERRANT's first test in every cell), so ERRANT's backtrace from the bottom-right cell walks
+the common suffix of ``orig`` and ``cor`` diagonally, one ``M`` a token, and then continues exactly
+as the backtrace of the two texts without that suffix; and no cell of the remaining top-left block
+reads a cell outside it (the recurrence, including the transposition search, only looks up and
+left).  So :class:`FastAlignment` fills only that block and appends the suffix's matches: the same
+``align_seq``, the same edits.  A GEC hypothesis usually shares a long tail with its source (on
+GJG15 the block is 54% of the cells).  :meth:`FastAlignment.align` still returns ERRANT's whole
+matrices.
+
 No library provides this: ERRANT has no vectorised alignment, and the recurrence (its
 transposition search walks back along the diagonal of the partially filled matrix) does not
 map onto rapidfuzz's fixed-cost distances.
@@ -67,6 +77,16 @@ class DocFeatures:
             first=first,
         )
 
+    def head(self, n: int) -> "DocFeatures":
+        """The features of the text's first ``n`` tokens."""
+        if n == len(self.orth):
+            return self
+        return DocFeatures(
+            orth=self.orth[:n], lower=self.lower[:n], texts=self.texts[:n], lower_ids=self.lower_ids[:n],
+            lemma_ids=self.lemma_ids[:n], pos_ids=self.pos_ids[:n], open_pos=self.open_pos[:n],
+            first={x: i for x, i in self.first.items() if i < n},
+        )
+
 
 class FastAlignment(Alignment):
     """:class:`errant.alignment.Alignment` with a list-based :meth:`align` (identical output).
@@ -76,21 +96,38 @@ class FastAlignment(Alignment):
 
     def __init__(self, orig, cor, lev=False, o_feat: DocFeatures | None = None,
                  c_feat: DocFeatures | None = None):
-        self._o_feat = o_feat if o_feat is not None else DocFeatures.of(orig, self._open_pos)
-        self._c_feat = c_feat if c_feat is not None else DocFeatures.of(cor, self._open_pos)
-        super().__init__(orig, cor, lev)
+        # Not Alignment.__init__: the matrices of the texts without their common suffix (the
+        # module docstring), then ERRANT's backtrace of that block and one match per suffix token.
+        self.orig, self.cor = orig, cor
+        self._o_feat = of = o_feat if o_feat is not None else DocFeatures.of(orig, self._open_pos)
+        self._c_feat = cf = c_feat if c_feat is not None else DocFeatures.of(cor, self._open_pos)
+        o_len, c_len = len(of.orth), len(cf.orth)
+        tail = 0
+        while tail < o_len and tail < c_len and of.orth[o_len - 1 - tail] == cf.orth[c_len - 1 - tail]:
+            tail += 1
+        o_end, c_end = o_len - tail, c_len - tail
+        # shapes (o_end + 1, c_end + 1): ERRANT's matrices' top-left block
+        self.cost_matrix, self.op_matrix = self._fill(lev, o_end, c_end)
+        self.align_seq = self.get_cheapest_align_seq()
+        self.align_seq += [("M", i, i + 1, j, j + 1) for i, j in zip(range(o_end, o_len), range(c_end, c_len))]
 
     def align(self, lev):
+        """ERRANT's whole cost and operation matrices, shape (|orig| + 1, |cor| + 1)."""
+        return self._fill(lev, len(self._o_feat.orth), len(self._c_feat.orth))
+
+    def _fill(self, lev, o_len: int, c_len: int):
+        """ERRANT's cost and operation matrices for ``orig[:o_len]`` and ``cor[:c_len]``, shape
+        (o_len + 1, c_len + 1): the same cells as the top-left block of the whole matrices."""
         of, cf = self._o_feat, self._c_feat
-        o_len, c_len = len(of.orth), len(cf.orth)
         o_orth, c_orth, o_low, c_low = of.orth, cf.orth, of.lower, cf.lower
         if not lev:
-            sub_matrix = self.sub_costs(of, cf)
-            # Transposition possible at (i, j) only if j >= c_first[i] and i >= o_first[j].
-            c_first = [cf.first.get(x, c_len) for x in o_low]
-            o_first = [of.first.get(x, o_len) for x in c_low]
-        cost_matrix = [[0.0 for _ in range(c_len + 1)] for _ in range(o_len + 1)]
-        op_matrix = [["O" for _ in range(c_len + 1)] for _ in range(o_len + 1)]
+            sub_matrix = self.sub_costs(of.head(o_len), cf.head(c_len))  # shape (o_len, c_len)
+            # Transposition possible at (i, j) only if j >= c_first[i] and i >= o_first[j]
+            # (first positions in the whole texts: beyond the block, a position never passes).
+            c_first = [cf.first.get(x, len(c_orth)) for x in o_low]
+            o_first = [of.first.get(x, len(o_orth)) for x in c_low]
+        cost_matrix = [[0.0] * (c_len + 1) for _ in range(o_len + 1)]
+        op_matrix = [["O"] * (c_len + 1) for _ in range(o_len + 1)]
         for i in range(1, o_len + 1):
             cost_matrix[i][0] = cost_matrix[i - 1][0] + 1
             op_matrix[i][0] = "D"

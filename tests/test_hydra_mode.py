@@ -1,0 +1,84 @@
+"""gec-meta-run composes its config once (gec_meta/cli/hydra_mode.py): Hydra's ``get_mode``
+is skipped only where it could only have answered ``None``."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from omegaconf import OmegaConf
+
+from gec_meta.cli.hydra_mode import known_mode, mode_is_default
+from gec_meta.config import config_root
+from inprocess import run_main
+
+
+@pytest.mark.parametrize("args,default", [
+    (["metric=errant", "dataset=gjg15", "hydra.run.dir=out"], True),
+    (["-m", "metric=errant,gleu", "hydra.sweep.dir=out", "hydra/launcher=basic"], True),
+    (["--multirun", "+refset.missing_annotator=source", "~meta_eval.window"], True),
+    (["hydra.mode=MULTIRUN", "metric=errant"], False),
+    (["+hydra.mode=RUN"], False),
+    (["hydra.searchpath=[file:///my/conf]", "metric=mine"], False),
+    (["+experiment=uot_ablations"], False),
+    (["experiment=uot_ablations"], False),
+    (["--config-dir", "/my/conf"], False),
+    (["--config-dir=/my/conf"], False),
+    (["-cn", "leaderboard"], False),
+    (["--config-name=leaderboard"], False),
+])
+def test_the_shortcut_is_taken_only_for_the_shipped_configs_and_plain_overrides(args, default):
+    assert mode_is_default(args) is default
+
+
+def test_no_shipped_config_sets_hydra_mode():
+    """Every YAML the package ships, read as Hydra would place it: a config in a group sits under
+    the group's key unless its header moves it (``@package _global_`` / ``@package hydra``)."""
+    root = config_root()
+    files = sorted(root.rglob("*.yaml"))
+    assert len(files) > 50
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        node = OmegaConf.load(path)
+        header = next((line.split("@package", 1)[1].strip() for line in text.splitlines()
+                       if line.startswith("#") and "@package" in line), None)
+        primary = path.parent == root
+        if header == "_global_" or primary:
+            hydra = node.get("hydra") if OmegaConf.is_dict(node) else None
+            assert hydra is None or "mode" not in hydra, path
+        elif header is not None and header.split(".")[0] == "hydra":
+            assert "mode" not in node, path
+
+
+def test_skipped_get_mode_is_hydras_answer_for_a_shipped_composition():
+    """Hydra's own get_mode on the shipped configs (a metric, a dataset, an aggregation, and the
+    primary config alone) answers None: what the shortcut answers."""
+    from hydra import initialize_config_module
+    from hydra._internal.hydra import Hydra
+    from hydra.core.global_hydra import GlobalHydra
+
+    from gec_meta.config import CONFIG_MODULE, register_configs
+
+    register_configs()
+    with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
+        hydra = Hydra(task_name="t", config_loader=GlobalHydra.instance().config_loader())
+        for overrides in ([], ["metric=uot_errant", "dataset=gmeg_wiki", "aggregation=trueskill"]):
+            assert mode_is_default(overrides)
+            assert hydra.get_mode(config_name="config", overrides=overrides) is None
+            with known_mode(overrides):
+                assert Hydra.get_mode(hydra, "config", overrides) is None
+        # and the shortcut is undone after the block
+        with known_mode(["hydra.mode=MULTIRUN"]):
+            assert Hydra.get_mode(hydra, "config", ["hydra.mode=MULTIRUN"]).name == "MULTIRUN"
+
+
+def test_hydra_mode_multirun_without_dash_m_still_sweeps(data_root, tmp_path):
+    """``hydra.mode=MULTIRUN`` keeps Hydra's own get_mode: two jobs from a comma list, no ``-m``."""
+    env = {**os.environ, "GEC_META_DATA": str(data_root), "GEC_META_CACHE": str(tmp_path / "cache")}
+    sweep = tmp_path / "sweep"
+    proc = run_main(["hydra.mode=MULTIRUN", "metric=length", "dataset=seeda", "aggregation=default,average",
+                     "meta_eval.spa_permutations=0", f"hydra.sweep.dir={sweep}"], env, tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    aggregations = sorted(json.loads(p.read_text())["aggregation"] for p in sweep.rglob("results.json"))
+    assert aggregations == ["average", "default"]
