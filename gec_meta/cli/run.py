@@ -40,7 +40,7 @@ import gec_meta.cache as gm_cache
 import gec_meta.stopwatch as gm_stopwatch
 from gec_meta.cache import text_hash
 from gec_meta.cli import errors as cli_errors
-from gec_meta.cli.hydra_mode import known_mode
+from gec_meta.cli.hydra_once import compose_once
 from gec_meta.cli.resume import RESULTS_FILE, publish, stale_reason
 from gec_meta.config import (CONFIG_MODULE, CONFIG_PATH, auto_threads_as_null, check_choices, check_instance,
                              check_override_options, group_options, instantiate_as, metrics_chosen,
@@ -285,7 +285,7 @@ def main() -> None:
         # Group options are names, not paths (hydra/job_logging=../x would be configured before any job runs).
         check_override_options([a for a in sys.argv[1:] if "=" in a and not a.startswith("-")])
         try:
-            with known_mode(sys.argv[1:]):
+            with compose_once(sys.argv[1:]):
                 task()
         except Exception as exc:
             # A config from elsewhere (a plugin's metric YAML on hydra.searchpath) extending

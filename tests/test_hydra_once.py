@@ -1,5 +1,6 @@
-"""gec-meta-run composes its config once (gec_meta/cli/hydra_mode.py): Hydra's ``get_mode``
-is skipped only where it could only have answered ``None``."""
+"""gec-meta-run composes each config once (gec_meta/cli/hydra_once.py): Hydra's ``get_mode`` is
+skipped only where it could only have answered ``None``, and a sweep's jobs run the configs
+composed to validate the sweep, with the same results and folders."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import os
 import pytest
 from omegaconf import OmegaConf
 
-from gec_meta.cli.hydra_mode import known_mode, mode_is_default
+from gec_meta.cli.hydra_once import compose_once, mode_is_default
 from gec_meta.config import config_root
 from inprocess import run_main
 
@@ -66,11 +67,62 @@ def test_skipped_get_mode_is_hydras_answer_for_a_shipped_composition():
         for overrides in ([], ["metric=uot_errant", "dataset=gmeg_wiki", "aggregation=trueskill"]):
             assert mode_is_default(overrides)
             assert hydra.get_mode(config_name="config", overrides=overrides) is None
-            with known_mode(overrides):
+            with compose_once(overrides):
                 assert Hydra.get_mode(hydra, "config", overrides) is None
-        # and the shortcut is undone after the block
-        with known_mode(["hydra.mode=MULTIRUN"]):
+        with compose_once(["hydra.mode=MULTIRUN"]):  # Hydra's own answer where a config or value may set it
             assert Hydra.get_mode(hydra, "config", ["hydra.mode=MULTIRUN"]).name == "MULTIRUN"
+        assert Hydra.get_mode(hydra, "config", []) is None  # Hydra's own method again after the block
+
+
+def test_a_sweep_composes_each_job_once_and_numbers_copies(monkeypatch):
+    """Within the block the loader composes a (master config, overrides) once; every caller
+    gets its own deep copy, equal to a fresh composition."""
+    from hydra import initialize_config_module
+    from hydra._internal.config_loader_impl import ConfigLoaderImpl
+    from hydra.core.global_hydra import GlobalHydra
+    from hydra.types import RunMode
+    from omegaconf import open_dict
+
+    from gec_meta.config import CONFIG_MODULE, register_configs
+
+    register_configs()
+    calls = []
+    real = ConfigLoaderImpl.load_configuration
+    monkeypatch.setattr(ConfigLoaderImpl, "load_configuration",
+                        lambda self, *a, **k: calls.append(k.get("overrides")) or real(self, *a, **k))
+    with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
+        loader = GlobalHydra.instance().config_loader()
+        master = loader.load_configuration("config", ["metric=length"], run_mode=RunMode.MULTIRUN)
+        fresh = loader.load_sweep_config(master, ["aggregation=trueskill"])
+        calls.clear()
+        with compose_once(["-m", "aggregation=default,trueskill"]):
+            first = loader.load_sweep_config(master, ["aggregation=trueskill"])   # the sweeper's check
+            second = loader.load_sweep_config(master, ["aggregation=trueskill"])  # the launcher's run
+            other = loader.load_sweep_config(master, ["aggregation=default"])
+        assert len(calls) == 2  # trueskill once, default once
+        assert first == second == fresh and first is not second
+        assert other.aggregation != first.aggregation
+        with open_dict(second):
+            second.hydra.job.id = 1  # what the launcher does to its copy
+        assert OmegaConf.is_missing(first.hydra.job, "id") and first == fresh  # the kept one is untouched
+        loader.load_sweep_config(master, ["aggregation=trueskill"])
+        assert len(calls) == 3  # after the block: Hydra's own method, composing again
+
+
+def test_a_sweep_in_the_default_folder_runs_each_job_in_it(data_root, tmp_path):
+    """Jobs run from the copies land in the sweep's own (timestamped) folder, one subfolder each
+    (``hydra.sweep.subdir``: the job's overrides), numbered 0 and 1 in their Hydra configs."""
+    env = {**os.environ, "GEC_META_DATA": str(data_root), "GEC_META_CACHE": str(tmp_path / "cache")}
+    proc = run_main(["-m", "metric=length", "dataset=seeda", "aggregation=default,average",
+                     "meta_eval.spa_permutations=0"], env, tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    results = sorted((tmp_path / "outputs" / "multirun").glob("*/*/results.json"))
+    assert len(results) == 2 and results[0].parent.parent == results[1].parent.parent
+    by_aggregation = {json.loads(p.read_text())["aggregation"]: p.parent for p in results}
+    for aggregation, job_id in (("default", 0), ("average", 1)):
+        folder = by_aggregation[aggregation]
+        assert folder.name.startswith(f"aggregation={aggregation},")
+        assert str(OmegaConf.load(folder / ".hydra" / "hydra.yaml").hydra.job.id) == str(job_id)
 
 
 def test_hydra_mode_multirun_without_dash_m_still_sweeps(data_root, tmp_path):
