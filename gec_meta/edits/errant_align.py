@@ -89,7 +89,10 @@ class DocFeatures:
 
 
 class FastAlignment(Alignment):
-    """:class:`errant.alignment.Alignment` with a list-based :meth:`align` (identical output).
+    """:class:`errant.alignment.Alignment` computed on lists: the same ``align_seq`` (and so the
+    same edits).  ``cost_matrix``/``op_matrix`` hold ERRANT's matrices up to the texts' common
+    suffix, shape (|orig| - s + 1, |cor| - s + 1) for a suffix of s tokens (module doc);
+    :meth:`align` returns the whole ones.
 
     ``o_feat``/``c_feat``: :class:`DocFeatures` of ``orig``/``cor`` if already computed.
     """
