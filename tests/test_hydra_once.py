@@ -134,3 +134,41 @@ def test_hydra_mode_multirun_without_dash_m_still_sweeps(data_root, tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     aggregations = sorted(json.loads(p.read_text())["aggregation"] for p in sweep.rglob("results.json"))
     assert aggregations == ["average", "default"]
+
+
+def test_parsed_yaml_once_parses_a_text_once_and_hands_out_copies(tmp_path):
+    import io
+
+    from gec_meta.config import parsed_yaml_once
+
+    original = OmegaConf.load
+    path = tmp_path / "a.yaml"
+    path.write_text("a: 1\nb: [x, y]\n", encoding="utf-8")
+    with parsed_yaml_once():
+        with parsed_yaml_once():  # nested: the inner block leaves the memo installed
+            first = OmegaConf.load(io.StringIO(path.read_text()))
+        assert OmegaConf.load is not original
+        second = OmegaConf.load(io.StringIO(path.read_text()))
+        assert first == second == OmegaConf.create({"a": 1, "b": ["x", "y"]}) and first is not second
+        first.a = 2  # a caller's change reaches no other caller
+        assert OmegaConf.load(io.StringIO(path.read_text())).a == 1
+        path.write_text("a: 3\n", encoding="utf-8")  # another text: parsed again
+        assert OmegaConf.load(io.StringIO(path.read_text())) == OmegaConf.create({"a": 3})
+        assert OmegaConf.load(path) == OmegaConf.create({"a": 3})  # a path: OmegaConf's own reading
+        assert OmegaConf.load(io.BytesIO(b"c: 4\n")).c == 4  # a byte stream (zipped package)
+    assert OmegaConf.load is original
+
+
+def test_a_composition_with_parsed_yaml_once_is_hydras():
+    from hydra import compose, initialize_config_module
+
+    from gec_meta.config import CONFIG_MODULE, parsed_yaml_once, register_configs
+
+    register_configs()
+    overrides = ["metric=uot_errant", "dataset=gmeg_wiki", "aggregation=trueskill", "encoder=minilm"]
+    with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
+        plain = compose("config", overrides=overrides, return_hydra_config=True)
+        with parsed_yaml_once():
+            once = [compose("config", overrides=overrides, return_hydra_config=True) for _ in range(2)]
+    assert once[0] == plain and once[1] == plain
+    assert OmegaConf.to_yaml(once[1], resolve=False) == OmegaConf.to_yaml(plain, resolve=False)

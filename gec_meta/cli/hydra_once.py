@@ -19,6 +19,9 @@ config twice in two places; :func:`compose_once` (around ``@hydra.main``, in
   launcher composes each again to run it (``load_sweep_config`` with the same master config and
   overrides, so the same config).  Within the block the first composition is kept and the
   launcher gets a deep copy of it (~8 ms against ~150 ms), which it then numbers as before.
+
+And what every composition repeats, reading the same config files, is parsed once a text
+(:func:`gec_meta.config.parsed_yaml_once`).
 """
 
 from __future__ import annotations
@@ -57,10 +60,13 @@ def mode_is_default(args: Sequence[str]) -> bool:
 @contextlib.contextmanager
 def compose_once(args: Sequence[str]) -> Iterator[None]:
     """Within the block, Hydra's ``get_mode`` answers ``None`` without composing where
-    :func:`mode_is_default` holds for ``args`` (the command line after the program name), and a
-    sweep job's config composed to validate the sweep is reused (copied) to run the job."""
+    :func:`mode_is_default` holds for ``args`` (the command line after the program name), a
+    sweep job's config composed to validate the sweep is reused (copied) to run the job, and
+    config files are parsed once a text."""
     from hydra._internal.config_loader_impl import ConfigLoaderImpl
     from hydra._internal.hydra import Hydra
+
+    from gec_meta.config import parsed_yaml_once
 
     get_mode, load_sweep_config = Hydra.get_mode, ConfigLoaderImpl.load_sweep_config
     # (loader, master config, overrides) -> (loader, master config, composed config): the key's
@@ -78,7 +84,8 @@ def compose_once(args: Sequence[str]) -> Iterator[None]:
         Hydra.get_mode = lambda self, config_name, overrides: None
     ConfigLoaderImpl.load_sweep_config = load_sweep_config_once
     try:
-        yield
+        with parsed_yaml_once():
+            yield
     finally:
         Hydra.get_mode, ConfigLoaderImpl.load_sweep_config = get_mode, load_sweep_config
         composed.clear()
