@@ -19,6 +19,8 @@ config twice in two places; :func:`compose_once` (around ``@hydra.main``, in
   launcher composes each again to run it (``load_sweep_config`` with the same master config and
   overrides, so the same config).  Within the block the first composition is kept and the
   launcher gets a deep copy of it (~8 ms against ~150 ms), which it then numbers as before.
+  (One difference: a config file edited while a sweep runs no longer reaches the sweep's later
+  jobs; each job runs the config that was validated, as the whole sweep was checked with it.)
 
 And what every composition repeats, reading the same config files, is parsed once a text
 (:func:`gec_meta.config.parsed_yaml_once`).
