@@ -8,6 +8,7 @@ Prints one JSON line: correlations, stage timings and the peak RSS of this proce
 from __future__ import annotations
 
 import json
+import os
 import resource
 import sys
 import time
@@ -21,14 +22,24 @@ from gec_meta.data.datasets import default_root, load_dataset  # noqa: E402
 from gec_meta.data.refsets import load_refset  # noqa: E402
 from gec_meta.meta.task import Task  # noqa: E402
 
+def env_threads() -> int | None:
+    """``GEC_META_THREADS`` as ``gec-meta-run`` reads it (``conf/config.yaml``): a count of
+    worker processes for the edit metrics, or None (unset, ``auto``, ``null``: the cores)."""
+    from gec_meta.parallel import cap_threads
+
+    value = os.environ.get("GEC_META_THREADS", "").strip()
+    return None if value in ("", "null") else cap_threads(value)
+
+
 def build_metric(name: str):
     """The metric of a bench job, built as a Python user would (the classes behind
     ``conf/metric/*.yaml``; Hydra's compose costs ~0.6 s of a warm run's process).  PT-ERRANT
-    composes its encoder/scorer configs through :func:`gec_meta.api.load_metric`."""
+    composes its encoder/scorer configs through :func:`gec_meta.api.load_metric` (whose config
+    reads ``GEC_META_THREADS`` itself); the edit metrics get it here."""
     if name == "errant":
         from gec_meta.metrics.edit.errant import Errant
 
-        return Errant()
+        return Errant(threads=env_threads())
     if name == "gleu":
         from gec_meta.metrics.ngram.gleu import GLEU
 
@@ -41,7 +52,7 @@ def build_metric(name: str):
     if name == "m2":
         from gec_meta.metrics.edit.m2 import M2
 
-        return M2()
+        return M2(threads=env_threads())
     if name == "pt_errant":
         from gec_meta.api import load_metric
 

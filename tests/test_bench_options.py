@@ -51,3 +51,21 @@ def test_a_device_this_machine_lacks_is_one_line():
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith("bench_gpu.py: error: argument --device: torch sees no CUDA GPU here")
+
+
+@pytest.mark.parametrize("value, threads", [("1", 1), ("100000", "cores"), ("auto", None), ("null", None), (None, None)])
+def test_ours_driver_gives_the_edit_metrics_gec_meta_threads(monkeypatch, value, threads):
+    """bench/ours_driver.py builds its metrics from Python, where the config's GEC_META_THREADS
+    does not reach them: it passes the variable on (GEC_META_THREADS=1 ran two workers before)."""
+    monkeypatch.syspath_prepend(str(REPO / "bench"))
+    if value is None:
+        monkeypatch.delenv("GEC_META_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("GEC_META_THREADS", value)
+    import ours_driver
+
+    from gec_meta.parallel import available_cores
+
+    threads = available_cores() if threads == "cores" else threads  # capped at the cores, as in a run
+    assert ours_driver.build_metric("errant").threads == threads
+    assert ours_driver.build_metric("m2").threads == threads
