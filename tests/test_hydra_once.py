@@ -172,3 +172,14 @@ def test_a_composition_with_parsed_yaml_once_is_hydras():
             once = [compose("config", overrides=overrides, return_hydra_config=True) for _ in range(2)]
     assert once[0] == plain and once[1] == plain
     assert OmegaConf.to_yaml(once[1], resolve=False) == OmegaConf.to_yaml(plain, resolve=False)
+
+
+def test_a_run_that_stops_on_an_error_puts_hydra_and_omegaconf_back(data_root, tmp_path):
+    from hydra._internal.config_loader_impl import ConfigLoaderImpl
+    from hydra._internal.hydra import Hydra
+
+    before = (Hydra.get_mode, ConfigLoaderImpl.load_sweep_config, OmegaConf.load)
+    env = {**os.environ, "GEC_META_DATA": str(data_root), "GEC_META_CACHE": str(tmp_path / "cache")}
+    proc = run_main(["metric=length", "meta_eval.window=-3", f"hydra.run.dir={tmp_path / 'run'}"], env, tmp_path)
+    assert proc.returncode == 2 and "gec-meta: error:" in proc.stderr
+    assert (Hydra.get_mode, ConfigLoaderImpl.load_sweep_config, OmegaConf.load) == before
