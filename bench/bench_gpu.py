@@ -345,7 +345,8 @@ def render(rows: list[dict], checks: list[dict], info: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """The command line (``argv``: its arguments; default ``sys.argv[1:]``)."""
     from arguments import Parser, choices_list, count, device, seconds
 
     ap = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -367,7 +368,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=None, help="write every measurement here")
     ap.add_argument("--budget-s", type=seconds, default=None,
                     help="start no new measurement after this many seconds (the table keeps what is done)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     started = time.perf_counter()
     if len(args.model) != len(args.layer):
         ap.error("give one --layer per --model")

@@ -102,6 +102,22 @@ def isolated_cache(tmp_path_factory):
         os.environ["GEC_META_CACHE"] = old
 
 
+@pytest.fixture(autouse=True)
+def yaml_parsed_once(request):
+    """Every test composes configs with the YAML memo that gec-meta-run and the Python API's
+    ``compose`` use (gec_meta.config.parsed_yaml_once: each distinct config text parsed once per
+    process, deep copies handed out; a composition ~27% cheaper), so the tests' own Hydra
+    compositions cost what a user's do. tests/test_hydra_once.py tests the memo itself: it
+    installs and removes it there."""
+    if request.node.module.__name__.endswith("test_hydra_once"):
+        yield
+        return
+    from gec_meta.config import parsed_yaml_once
+
+    with parsed_yaml_once():
+        yield
+
+
 @pytest.fixture(scope="session")
 def gjg15_m2_official(data_root):
     """M2 on GJG15 with its default official references (``annotator0``), system level only,

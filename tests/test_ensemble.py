@@ -19,6 +19,7 @@ from gec_meta.errors import ConfigError
 from gec_meta.meta.aggregation import Aggregation, Average, Default, ExpectedWins, TrueSkillAggregation
 from gec_meta.metrics.ensemble import Ensemble, combine_sentences, combine_systems, descending_ranks
 from gec_meta.metrics.length import Length
+from inprocess import run_main
 
 
 # --------------------------------------------------------------------------- by hand
@@ -217,8 +218,9 @@ def test_gec_meta_run_ensemble_and_unknown_member(tmp_path, data_root):
     res = json.loads((out / "results.json").read_text())
     assert res["metric"] == "ensemble" and "metric:ensemble(combine=rank_average,members=[length(v=1);green(" \
         in res["signature"]
-    bad = subprocess.run([sys.executable, "-m", "gec_meta.cli.run", "metric=ensemble", "metric.members=[green,nosuch]",
-                          f"hydra.run.dir={tmp_path / 'bad'}"], capture_output=True, text=True, env=env)
+    # a run that stops at a check: in this process (tests/inprocess.py), same status and lines
+    bad = run_main(["metric=ensemble", "metric.members=[green,nosuch]", f"hydra.run.dir={tmp_path / 'bad'}"],
+                   env, tmp_path)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.strip().splitlines()[-1].startswith("gec-meta: error: ")
     assert "unknown metric 'nosuch'" in bad.stderr

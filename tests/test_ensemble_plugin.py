@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 from scipy.stats import rankdata
 
+from inprocess import run_main
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -69,8 +71,8 @@ def test_gec_meta_run_ensemble_with_a_plugin_member(data_root, plugin, tmp_path)
     assert "members=[unigram_f(lowercase=False" in res["signature"]
     assert res["system_scores"] == pytest.approx(_rank_average(ds, alone), abs=1e-12)
     # without the search path the member is unknown, in one line
-    bad = subprocess.run([sys.executable, "run.py", "metric=ensemble", "metric.members=[unigram_f,length]",
-                          f"hydra.run.dir={tmp_path / 'bad'}"], cwd=REPO, env=env, capture_output=True, text=True,
-                         timeout=600)
+    # a run that stops at a check: in this process (tests/inprocess.py), same status and lines
+    bad = run_main(["metric=ensemble", "metric.members=[unigram_f,length]", f"hydra.run.dir={tmp_path / 'bad'}"],
+                   env, REPO)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert "gec-meta: error: metric.members: unknown metric 'unigram_f'" in bad.stderr

@@ -62,21 +62,23 @@ def board_page(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory, data_root):
-    """A single run and a sweep (aggregation default, average) of metric=length on GJG15."""
+    """A single run and a sweep (aggregation default, average) of metric=length on GJG15, and
+    their pages; run and rendered in this process (tests/inprocess.py; ``gec-meta report --html``
+    as a process: tests/test_html_report.py)."""
+    from gec_meta.cli.main import main as cli_main
+    from inprocess import run_main
+
     base = tmp_path_factory.mktemp("runs")
     env = {**os.environ, "GEC_META_DATA": str(data_root)}
     common = ["dataset=gjg15", "metric=length", "meta_eval.spa_permutations=100", "hydra/job_logging=disabled"]
     for args in ([*common, f"hydra.run.dir={base / 'single'}"],
                  ["-m", *common, "aggregation=default,average", f"hydra.sweep.dir={base / 'sweep'}"]):
-        proc = subprocess.run([sys.executable, "-m", "gec_meta.cli.run", *args], cwd=REPO, env=env,
-                              capture_output=True, text=True)
+        proc = run_main(args, env, REPO)
         assert proc.returncode == 0, proc.stderr[-2000:]
     pages = {}
     for name in ("single", "sweep"):
         pages[name] = base / f"{name}.html"
-        proc = subprocess.run([sys.executable, "-m", "gec_meta.cli.main", "report", str(base / name), "--html",
-                               str(pages[name])], cwd=REPO, env=env, capture_output=True, text=True)
-        assert proc.returncode == 0, proc.stderr
+        assert cli_main(["report", str(base / name), "--html", str(pages[name])]) == 0
     return base, pages
 
 

@@ -596,7 +596,7 @@ def _run_py(args, data_root, cache, cwd=_REPO):
 
 
 def _run_main(args, data_root, cache, cwd=_REPO):
-    """``run.py`` in this process (tests/inprocess.py): a run that stops at its first check."""
+    """``run.py`` in this process (tests/inprocess.py)."""
     from inprocess import run_main
 
     return run_main(args, _run_env(data_root, cache), cwd)
@@ -716,7 +716,9 @@ def test_169_to_178_resume_reruns_a_job_whose_inputs_changed(tmp_path, fault, re
 
 
 def _sweep_job(fake_root, tmp_path, args):
-    proc = _run_py([*args, f"hydra.run.dir={tmp_path / 'job'}"], fake_root, tmp_path / "cache")
+    # in this process: resuming reads the job folder and the inputs from disk, as a new process
+    # does (the real-process resume: tests/test_run.py::test_sweep_writes_results_and_resumes)
+    proc = _run_main([*args, f"hydra.run.dir={tmp_path / 'job'}"], fake_root, tmp_path / "cache")
     assert proc.returncode == 0, proc.stderr[-3000:]
     return proc.stderr + proc.stdout
 
