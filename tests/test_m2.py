@@ -17,7 +17,7 @@ from gec_meta.metrics.edit.m2 import M2, m2_corpus_prf
 def sent_m2():
     return M2(level="sentence")
 from gec_meta.edits.m2scorer import (
-    EPSILON, NOOP, SUB, TYPE_NAMES, BoundedLattice, _lattice_edges, build_lattice,
+    EPSILON, NOOP, SUB, TYPE_NAMES, BoundedLattice, _lattice_edge_pair, _lattice_edges, build_lattice,
     choose_annotator, m2_sentence, score_annotator,
 )
 
@@ -286,6 +286,63 @@ def test_bounded_lattice_agrees_on_counts_mostly():
         total += 1
         agree += (exact.correct, exact.proposed) == (bound.correct, bound.proposed)
     assert agree / total > 0.95
+
+
+# ----------------------------------------------------------------- the two Levenshtein lattices
+def _literal_lattice_edges(src, hyp, cost_sub):
+    """levenshtein_matrix + edit_graph as m2scorer states them: the whole (n+1) x (m+1) table,
+    every cell's back-pointers to each predecessor reaching its minimum, then the edges reached
+    walking back from (n, m)."""
+    n, m = len(src), len(hyp)
+    D = [[0] * (m + 1) for _ in range(n + 1)]
+    back = {}
+    for i in range(1, n + 1):
+        D[i][0], back[(i, 0)] = i, [((i - 1, 0), 1)]  # DEL
+    for j in range(1, m + 1):
+        D[0][j], back[(0, j)] = j, [((0, j - 1), 0)]  # INS
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            same = src[i - 1] == hyp[j - 1]
+            options = [(D[i - 1][j - 1] + (0 if same else cost_sub), (i - 1, j - 1), NOOP if same else SUB),
+                       (D[i - 1][j] + 1, (i - 1, j), 1), (D[i][j - 1] + 1, (i, j - 1), 0)]
+            D[i][j] = min(c for c, _, _ in options)
+            back[(i, j)] = [(u, t) for c, u, t in options if c == D[i][j]]
+    edges, todo, seen = set(), [(n, m)], {(n, m)}
+    while todo:
+        v = todo.pop()
+        for u, t in back.get(v, []):
+            edges.add((u, v, t))
+            if u not in seen:
+                seen.add(u)
+                todo.append(u)
+    return edges, D[n][m]
+
+
+def _check_lattice_edges(src, hyp):
+    e1, e2 = _lattice_edge_pair(src, hyp)
+    for edges, cost in ((e1, 1), (e2, 2)):
+        want, _ = _literal_lattice_edges(src, hyp, cost)
+        assert len(edges) == len(set(edges)) and set(edges) == want, (src, hyp, cost)
+        assert set(_lattice_edges(src, hyp, cost)) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from("abcde"), max_size=14), st.lists(st.sampled_from("abcdef"), max_size=14))
+def test_lattice_edges_equal_the_literal_tables(src, hyp):
+    # short vocabularies give many equal-cost paths; distances beyond the first band (|n - m| + 4)
+    # make _distance_rows widen it
+    _check_lattice_edges(src, hyp)
+
+
+def test_lattice_edges_of_far_apart_and_long_texts():
+    rng = random.Random(3)
+    words = "the a of to in is was an".split()
+    for n, m in ((40, 3), (3, 40), (30, 30), (0, 25), (25, 0), (60, 58)):
+        src = [rng.choice(words) for _ in range(n)]
+        hyp = [rng.choice(words) for _ in range(m)]
+        _check_lattice_edges(src, hyp)
+        near = src[:5] + ["x"] + src[7:20] + src[21:]  # a typical correction: few edits, a narrow band
+        _check_lattice_edges(src, near)
 
 
 # ----------------------------------------------------------------- property

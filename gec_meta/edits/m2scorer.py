@@ -55,31 +55,117 @@ TYPE_NAMES = ("ins", "del", "sub", "noop")
 
 
 # --------------------------------------------------------------------------- lattice
-def _lattice_edges(src: Sequence[str], hyp: Sequence[str], cost_sub: int) -> list[tuple[tuple[int, int], tuple[int, int], int]]:
-    """Edges of one Levenshtein lattice (m2scorer's ``levenshtein_matrix`` + ``edit_graph``).
+def _distance_rows(src: Sequence[str], hyp: Sequence[str]) -> tuple[list[list[int]], list[list[int]]]:
+    """m2scorer's two ``levenshtein_matrix`` distance tables, where a lattice needs them.
 
     Args:
         src, hyp: token lists of lengths n and m.
-        cost_sub: substitution cost (m2scorer builds one lattice with 1 and one with 2;
-            insertion and deletion cost 1, a match costs 0).
 
     Returns:
-        list of (u, v, type) with u, v vertices (i, j): the back-pointers of every vertex that
-        lies on an optimal path to (n, m); each edge appears once.
+        (D1, D2), each shape (n + 1, m + 1): D[i][j] is the edit distance of ``src[:i]`` and
+        ``hyp[:j]`` with insertion and deletion cost 1 and substitution cost 1 (D1) or 2 (D2),
+        exact in every cell on an optimal path to (n, m); elsewhere at least the distance
+        (cells outside the band below hold :data:`_FAR`).
+
+    Written by hand (no library gives m2scorer's tables): a banded Levenshtein (Ukkonen 1985).
+    A path through cell (i, j) costs at least ``|i - j|`` there and ``|(n - i) - (m - j)|`` from
+    there on (one insertion or deletion per unit of diagonal), so every cell on an optimal path
+    of cost ``d`` lies on a diagonal ``k = i - j`` with ``|k| <= d`` and ``|n - m - k| <= d``.
+    The tables are computed on those diagonals for a bound ``w``; if D2[n][m] (>= D1[n][m]) is
+    within ``w``, ``w`` bounds both distances and each table is exact on its optimal paths (a
+    band cell's value is a minimum over band paths: never below the distance, and equal to it
+    where an optimal path, all of whose cells are in the band, reaches it); otherwise ``w``
+    doubles.  GEC hypotheses are close to their sources: the band is a fraction of the table.
+    Where the tokens are equal the diagonal is always a minimum (D[i-1][j-1] exceeds neither
+    neighbour by more than the indel cost 1), so only unequal cells compare three values, and
+    the two tables share the loop.
     """
     n, m = len(src), len(hyp)
-    # D[i][j]: edit distance of src[:i] and hyp[:j]
-    D = [list(range(m + 1))]
-    for i in range(1, n + 1):
-        prev = D[-1]
-        row = [i] * (m + 1)
-        s = src[i - 1]
-        for j in range(1, m + 1):
-            sub = prev[j - 1] + (0 if s == hyp[j - 1] else cost_sub)
-            dl = prev[j] + 1
-            ins = row[j - 1] + 1
-            row[j] = sub if (sub <= dl and sub <= ins) else (dl if dl <= ins else ins)
-        D.append(row)
+    w = abs(n - m) + 4
+    while True:
+        k_lo, k_hi = max(-w, n - m - w), min(w, n - m + w)  # band of diagonals k = i - j
+        if k_lo <= -m and k_hi >= n:
+            return _full_distance_rows(src, hyp)
+        first = [j if j <= -k_lo else _FAR for j in range(m + 1)]
+        D1, D2 = [first], [first]
+        p1 = p2 = first
+        for i, s in enumerate(src, 1):
+            lo, hi = max(1, i - k_hi), min(m, i - k_lo)  # columns of the band in row i
+            r1 = [_FAR] * (m + 1)
+            if i <= k_hi:
+                r1[0] = i
+            r2 = r1[:]
+            if lo <= hi:
+                a1, a2 = r1[lo - 1], r2[lo - 1]
+                out1, out2 = [], []
+                for h, d1, u1, d2, u2 in zip(hyp[lo - 1:hi], p1[lo - 1:hi], p1[lo:hi + 1], p2[lo - 1:hi], p2[lo:hi + 1]):
+                    if s == h:
+                        a1, a2 = d1, d2
+                    else:
+                        if u1 < d1:
+                            d1 = u1
+                        a1 = (d1 if d1 < a1 else a1) + 1
+                        d2 += 1
+                        if u2 < d2:
+                            d2 = u2
+                        a2 = (d2 if d2 < a2 else a2) + 1
+                    out1.append(a1)
+                    out2.append(a2)
+                r1[lo:hi + 1] = out1
+                r2[lo:hi + 1] = out2
+            D1.append(r1)
+            D2.append(r2)
+            p1, p2 = r1, r2
+        if D2[n][m] <= w:
+            return D1, D2
+        w *= 2
+
+
+#: A distance no cell reaches (outside the band of :func:`_distance_rows`).
+_FAR = 1 << 40
+
+
+def _full_distance_rows(src: Sequence[str], hyp: Sequence[str]) -> tuple[list[list[int]], list[list[int]]]:
+    """:func:`_distance_rows` on the whole table (where the band would cover it anyway)."""
+    first = list(range(len(hyp) + 1))
+    D1, D2 = [first], [first]
+    p1 = p2 = first
+    for i, s in enumerate(src, 1):
+        r1, r2 = [i], [i]
+        a1 = a2 = i  # r1[j - 1], r2[j - 1]
+        for h, d1, u1, d2, u2 in zip(hyp, p1, p1[1:], p2, p2[1:]):
+            if s == h:
+                a1, a2 = d1, d2
+            else:
+                # cost 1: 1 + min(diagonal, up, left); cost 2: 1 + min(diagonal + 1, up, left)
+                if u1 < d1:
+                    d1 = u1
+                a1 = (d1 if d1 < a1 else a1) + 1
+                d2 += 1
+                if u2 < d2:
+                    d2 = u2
+                a2 = (d2 if d2 < a2 else a2) + 1
+            r1.append(a1)
+            r2.append(a2)
+        D1.append(r1)
+        D2.append(r2)
+        p1, p2 = r1, r2
+    return D1, D2
+
+
+def _optimal_edges(D: list[list[int]], src: Sequence[str], hyp: Sequence[str],
+                   cost_sub: int) -> list[tuple[tuple[int, int], tuple[int, int], int]]:
+    """m2scorer's ``edit_graph``: the back-pointers of every vertex on an optimal path to (n, m).
+
+    Args:
+        D: shape (n + 1, m + 1), the distance table of ``cost_sub`` (:func:`_distance_rows`).
+        src, hyp: token lists of lengths n and m.
+        cost_sub: the table's substitution cost.
+
+    Returns:
+        list of (u, v, type) with u, v vertices (i, j); each edge appears once.
+    """
+    n, m = len(src), len(hyp)
     edges = []
     seen = {(n, m)}
     stack = [(n, m)]
@@ -93,13 +179,14 @@ def _lattice_edges(src: Sequence[str], hyp: Sequence[str], cost_sub: int) -> lis
         elif j == 0:
             preds.append(((i - 1, 0), DEL))
         else:
-            d = D[i][j]
+            row, up = D[i], D[i - 1]
+            d = row[j]
             same = src[i - 1] == hyp[j - 1]
-            if D[i - 1][j - 1] + (0 if same else cost_sub) == d:
+            if up[j - 1] + (0 if same else cost_sub) == d:
                 preds.append(((i - 1, j - 1), NOOP if same else SUB))
-            if D[i - 1][j] + 1 == d:
+            if up[j] + 1 == d:
                 preds.append(((i - 1, j), DEL))
-            if D[i][j - 1] + 1 == d:
+            if row[j - 1] + 1 == d:
                 preds.append(((i, j - 1), INS))
         for u, t in preds:
             edges.append((u, v, t))
@@ -107,6 +194,29 @@ def _lattice_edges(src: Sequence[str], hyp: Sequence[str], cost_sub: int) -> lis
                 seen.add(u)
                 stack.append(u)
     return edges
+
+
+def _lattice_edges(src: Sequence[str], hyp: Sequence[str], cost_sub: int) -> list[tuple[tuple[int, int], tuple[int, int], int]]:
+    """Edges of one Levenshtein lattice (m2scorer's ``levenshtein_matrix`` + ``edit_graph``).
+
+    Args:
+        src, hyp: token lists of lengths n and m.
+        cost_sub: substitution cost, 1 or 2 (m2scorer builds one lattice with each; insertion
+            and deletion cost 1, a match costs 0).
+
+    Returns:
+        list of (u, v, type) with u, v vertices (i, j): the back-pointers of every vertex that
+        lies on an optimal path to (n, m); each edge appears once.
+    """
+    D1, D2 = _distance_rows(src, hyp)
+    return _optimal_edges(D1 if cost_sub == 1 else D2, src, hyp, cost_sub)
+
+
+def _lattice_edge_pair(src: Sequence[str], hyp: Sequence[str]) -> tuple[list, list]:
+    """(edges of the substitution-cost-1 lattice, of the cost-2 lattice): :func:`_lattice_edges`
+    for both costs, the distance tables computed in one pass."""
+    D1, D2 = _distance_rows(src, hyp)
+    return _optimal_edges(D1, src, hyp, 1), _optimal_edges(D2, src, hyp, 2)
 
 
 @dataclass
@@ -165,6 +275,7 @@ def build_lattice(
     hypothesis: str,
     max_unchanged_words: int = 2,
     max_events: int | None = None,
+    edges: tuple[list, list] | None = None,
 ) -> Lattice:
     """The edit lattice with transitive arcs, exactly as m2scorer's ``batch_multi_pre_rec_f1``
     builds it (``levenshtein_matrix`` x2, ``edit_graph``, ``merge_graph``, ``transitive_arcs``).
@@ -174,6 +285,8 @@ def build_lattice(
         max_unchanged_words: the noop budget of a merged arc (m2scorer's default 2).
         max_events: if given, raise :class:`LatticeTooLarge` once Floyd-Warshall would append
             more than this many transitive arcs to ``E``.
+        edges: the two Levenshtein lattices' edges (:func:`_lattice_edge_pair`) if already
+            computed.
 
     Returns:
         a :class:`Lattice`.
@@ -181,8 +294,7 @@ def build_lattice(
     src, hyp = source.split(), hypothesis.split()
     # merge_graph: V sorted union; E = sorted(E1 + E2).  QUIRK: merge_graph's dedup test
     # ``if e not in V`` is always true, so an edge of both lattices is listed twice.
-    e1 = _lattice_edges(src, hyp, 1)
-    e2 = _lattice_edges(src, hyp, 2)
+    e1, e2 = edges if edges is not None else _lattice_edge_pair(src, hyp)
     vset = {(0, 0), (len(src), len(hyp))}
     for u, v, _ in e1:
         vset.add(u), vset.add(v)
@@ -589,11 +701,11 @@ class BoundedLattice:
         verts: sorted vertices; out: per vertex index, (target index, type, multiplicity).
     """
 
-    def __init__(self, source: str, hypothesis: str, max_unchanged_words: int = 2):
+    def __init__(self, source: str, hypothesis: str, max_unchanged_words: int = 2,
+                 edges: tuple[list, list] | None = None):
         self.src, self.hyp = source.split(), hypothesis.split()
         self.maxu = max_unchanged_words
-        e1 = _lattice_edges(self.src, self.hyp, 1)
-        e2 = _lattice_edges(self.src, self.hyp, 2)
+        e1, e2 = edges if edges is not None else _lattice_edge_pair(self.src, self.hyp)
         mult: dict[tuple, int] = {}
         typ: dict[tuple, int] = {}
         for u, v, t in e1 + e2:
@@ -714,11 +826,13 @@ def make_lattice(
     """m2scorer's exact lattice, or :class:`BoundedLattice` when it exceeds ``max_events``
     transitive arcs or :data:`MAX_EXACT_VERTICES` vertices."""
     src, hyp = source.split(), hypothesis.split()
+    edges = None
     if (len(src) + 1) * (len(hyp) + 1) > MAX_EXACT_VERTICES:
-        nv = len({x for u, v, _ in _lattice_edges(src, hyp, 2) for x in (u, v)})
+        edges = _lattice_edge_pair(src, hyp)
+        nv = len({x for u, v, _ in edges[1] for x in (u, v)})
         if nv > MAX_EXACT_VERTICES:
-            return BoundedLattice(source, hypothesis, max_unchanged_words)
+            return BoundedLattice(source, hypothesis, max_unchanged_words, edges=edges)
     try:
-        return build_lattice(source, hypothesis, max_unchanged_words, max_events=max_events)
+        return build_lattice(source, hypothesis, max_unchanged_words, max_events=max_events, edges=edges)
     except LatticeTooLarge:
-        return BoundedLattice(source, hypothesis, max_unchanged_words)
+        return BoundedLattice(source, hypothesis, max_unchanged_words, edges=edges)
