@@ -508,22 +508,27 @@ def best_path(lat: Lattice, override: dict[int, float]) -> list[int]:
     src_, dst_ = lat.arc_src, lat.arc_dst
     out_pos = lat.out_pos
     wt = [override.get(a, base[a]) for a in order] if override else [base[a] for a in order]
-    heap = [(0, q) for q in out_pos[0]]  # (round, position) of relaxations to replay
+    # The relaxations to replay, in (round, position) order, each as the int round * L +
+    # position (position < L): the same order as the pairs, compared as ints (~2x faster heap).
+    L = len(order)
+    heap = list(out_pos[0])  # round 0
     heapq.heapify(heap)
-    last_round = V - 2  # rounds 0 .. |V|-2
+    end = (V - 1) * L  # rounds 0 .. |V|-2
     pop, push = heapq.heappop, heapq.heappush
     while heap:
-        r, p = pop(heap)
-        if r > last_round:
+        key = pop(heap)
+        if key >= end:
             break
+        p = key % L
         a = order[p]
         u, v = src_[a], dst_[a]
         c = dist[u] + wt[p]
         if c < dist[v]:
             dist[v] = c
             pred[v] = a
+            this_round = key - p
             for q in out_pos[v]:
-                push(heap, (r, q) if q > p else (r + 1, q))
+                push(heap, this_round + q if q > p else this_round + L + q)
     path = []
     w = V - 1
     while True:
