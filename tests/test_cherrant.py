@@ -17,8 +17,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from gec_meta.edits.cherrant import Resources, annotate, char_tokens, edit_type, first_alignment
+from gec_meta.edits.cherrant import (
+    Resources, _operations, alignments, annotate, char_tokens, cheapest_alignments, edit_type, first_alignment,
+)
 from gec_meta.edits.edit import Edit
 from gec_meta.metrics.edit.cherrant import cherrant_counts, cherrant_statistics
 from gec_meta.metrics.edit.errant import Errant
@@ -294,3 +298,38 @@ def test_a_run_reads_the_resources_of_its_own_data_dir(data_root, tmp_path, monk
     assert proc.returncode == 0, proc.stderr[-3000:]
     signature = json.loads((tmp_path / "run" / "results.json").read_text(encoding="utf-8"))["signature"]
     assert "cherrant-char:resources@" in signature and "MuCGEC@39221934" not in signature, signature
+
+
+# ---------------------------------------------------------------------------- the common suffix
+def _full_table_alignments(src, tgt, res):
+    return cheapest_alignments(_operations(src, tgt, res))
+
+
+# a few characters with shared readings, confusion-set and Cilin neighbours, punctuation, and
+# repeats (transpositions, several cheapest alignments)
+_CHARS = list("我们一起去学校吧他很非常喜欢的地得在再，。")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(_CHARS), max_size=10), st.lists(st.sampled_from(_CHARS), max_size=10),
+       st.lists(st.sampled_from(_CHARS), max_size=6), st.lists(st.sampled_from(_CHARS), max_size=14))
+def test_alignments_without_the_common_suffix_equal_the_whole_table(resources, head_src, head_tgt, tail, long):
+    # the common suffix explicitly (random pairs rarely share one), also after a length
+    # difference beyond ALL_PATHS_MAX_DIFF (one path only)
+    for src, tgt in ((head_src + tail, head_tgt + tail), (head_src + tail, long + head_tgt + tail),
+                     (head_src, head_tgt), (tail, head_tgt + tail)):
+        assert alignments(src, tgt, resources) == _full_table_alignments(src, tgt, resources), (src, tgt)
+
+
+def test_alignments_of_real_pairs_without_the_common_suffix(data_root, resources):
+    from gec_meta.data.datasets import load_dataset
+
+    ds = load_dataset("revisit_cgec", data_root, subset="mucgec")
+    checked = 0
+    for hyp in ds.hypotheses[:2]:
+        for source, target in zip(ds.sources[:25], hyp[:25]):
+            src, tgt = char_tokens(source), char_tokens("".join(target.split()))
+            if src != tgt:
+                assert alignments(src, tgt, resources) == _full_table_alignments(src, tgt, resources)
+                checked += 1
+    assert checked > 25

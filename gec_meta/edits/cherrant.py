@@ -302,6 +302,32 @@ def cheapest_alignments(ops: list[list[list[str]]]) -> list[list[Step]]:
     return out
 
 
+def alignments(src: Sequence[str], tgt: Sequence[str], res: Resources) -> list[list[Step]]:
+    """``cheapest_alignments(_operations(src, tgt, res))``, the texts' common suffix aligned
+    without its cells.
+
+    Equal tokens are always ``M`` in ChERRANT's recurrence, so every cheapest alignment walks
+    the common suffix (length L) diagonally back from (n, m) to (n - L, m - L) and continues as
+    those of ``src[:n-L]`` and ``tgt[:m-L]``, whose cells never read one outside that block (a
+    cell reads up and left only; a transposition compares earlier tokens); the length
+    difference that limits the search to one path is the same.  The block's alignments with the
+    suffix's ``M`` steps appended are the whole table's, in the same order (~half the cells of
+    a benchmark's pairs: the last edit is usually well before the end).
+
+    Returns:
+        shape (A,): each a list of steps (op, i0, i1, j0, j1), as :func:`cheapest_alignments`.
+    """
+    n, m = len(src), len(tgt)
+    tail = 0
+    while tail < n and tail < m and src[n - 1 - tail] == tgt[m - 1 - tail]:
+        tail += 1
+    if not tail:
+        return cheapest_alignments(_operations(src, tgt, res))
+    i0, j0 = n - tail, m - tail
+    suffix = [("M", i0 + t, i0 + t + 1, j0 + t, j0 + t + 1) for t in range(tail)]
+    return [a + suffix for a in cheapest_alignments(_operations(src[:i0], tgt[:j0], res))]
+
+
 # ---------------------------------------------------------------------------- merging
 def _merge(seq: list[Step], tag: str) -> list[Step]:
     return [(tag, seq[0][1], seq[-1][2], seq[0][3], seq[-1][4])] if seq else seq
@@ -475,7 +501,7 @@ def annotate(source: str, target: str, res: Resources) -> tuple[Edit, ...]:
         return (Edit(-1, -1, -1, -1, "", "", NA),)
     seen: list[list[Step]] = []
     out: list[Edit] = []
-    for alignment in cheapest_alignments(_operations(src, tgt, res)):
+    for alignment in alignments(src, tgt, res):
         steps = merge(alignment, src, tgt)
         if steps not in seen:
             out.extend(_classified(s, src, tgt, len(seen)) for s in steps)
