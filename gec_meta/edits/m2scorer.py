@@ -84,8 +84,7 @@ def _distance_rows(src: Sequence[str], hyp: Sequence[str]) -> tuple[list[list[in
     w = abs(n - m) + 4
     while True:
         k_lo, k_hi = max(-w, n - m - w), min(w, n - m + w)  # band of diagonals k = i - j
-        if k_lo <= -m and k_hi >= n:
-            return _full_distance_rows(src, hyp)
+        whole = k_lo <= -m and k_hi >= n  # the band is the whole table: exact everywhere
         first = [j if j <= -k_lo else _FAR for j in range(m + 1)]
         D1, D2 = [first], [first]
         p1 = p2 = first
@@ -116,41 +115,13 @@ def _distance_rows(src: Sequence[str], hyp: Sequence[str]) -> tuple[list[list[in
             D1.append(r1)
             D2.append(r2)
             p1, p2 = r1, r2
-        if D2[n][m] <= w:
+        if whole or D2[n][m] <= w:
             return D1, D2
         w *= 2
 
 
 #: A distance no cell reaches (outside the band of :func:`_distance_rows`).
 _FAR = 1 << 40
-
-
-def _full_distance_rows(src: Sequence[str], hyp: Sequence[str]) -> tuple[list[list[int]], list[list[int]]]:
-    """:func:`_distance_rows` on the whole table (where the band would cover it anyway)."""
-    first = list(range(len(hyp) + 1))
-    D1, D2 = [first], [first]
-    p1 = p2 = first
-    for i, s in enumerate(src, 1):
-        r1, r2 = [i], [i]
-        a1 = a2 = i  # r1[j - 1], r2[j - 1]
-        for h, d1, u1, d2, u2 in zip(hyp, p1, p1[1:], p2, p2[1:]):
-            if s == h:
-                a1, a2 = d1, d2
-            else:
-                # cost 1: 1 + min(diagonal, up, left); cost 2: 1 + min(diagonal + 1, up, left)
-                if u1 < d1:
-                    d1 = u1
-                a1 = (d1 if d1 < a1 else a1) + 1
-                d2 += 1
-                if u2 < d2:
-                    d2 = u2
-                a2 = (d2 if d2 < a2 else a2) + 1
-            r1.append(a1)
-            r2.append(a2)
-        D1.append(r1)
-        D2.append(r2)
-        p1, p2 = r1, r2
-    return D1, D2
 
 
 def _optimal_edges(D: list[list[int]], src: Sequence[str], hyp: Sequence[str],
