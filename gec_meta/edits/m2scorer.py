@@ -20,6 +20,9 @@ hypothesis edits that best agree with the gold edits of one annotator:
 
 Our implementation computes the same arcs, weights and path, but
 
+* the two Levenshtein tables are filled in one pass and only on the diagonals an optimal path
+  can use (a band that widens until it holds the distance; ``_distance_rows``), so every cell
+  the back-pointer walk reads on an optimal path has m2scorer's value;
 * the Floyd-Warshall pass is run as what it is on this DAG: ``k`` runs through the vertices in
   sorted (= topological) order, and at time ``k`` every arc (i, k) is final while (k, j) can
   only be an original edge; so the transitive arcs from each vertex ``i`` are found by a single
