@@ -48,7 +48,8 @@ code points).
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
+from bisect import bisect_left
+from dataclasses import dataclass, field
 from typing import Sequence
 
 EPSILON = 0.001  # set_weights' penalty of an unmatched non-noop arc
@@ -210,8 +211,6 @@ class Lattice:
         order: arc id of every element of m2scorer's final ``E`` list, in list order
             (len(order) == len(E), the match bonus).
         out_pos: shape (V,), per vertex the positions in ``E`` of the arcs leaving it.
-        spans: (start, end) -> list of arc ids, one per occurrence in ``E``, sorted by
-            (source vertex, target vertex): set_weights' ``M``.
         base_weight: shape (A,), the weight of an arc that matches no gold edit.
         num_events: number of Floyd-Warshall improvements (for the benchmark).
     """
@@ -225,10 +224,26 @@ class Lattice:
     arc_type: list[int]
     arc_mult: list[int]
     order: list[int]
-    spans: dict[tuple[int, int], list[int]]
     base_weight: list[float]
     out_pos: list[list[int]]
     num_events: int = 0
+    _spans: dict[tuple[int, int], list[int]] = field(default_factory=dict, repr=False, compare=False)
+
+    def span_arcs(self, span: tuple[int, int]) -> list[int]:
+        """set_weights' ``M`` of a source span (start, end): the arcs from a vertex (start, *)
+        to a vertex (end, *), one per occurrence in ``E``, sorted by (source vertex, target
+        vertex); [] if none.  Computed for the spans asked (a sentence's gold edits), not for
+        every span of the lattice, and kept."""
+        arcs = self._spans.get(span)
+        if arcs is None:
+            start, end = span
+            verts, order, dst = self.verts, self.order, self.arc_dst
+            arcs = [a for u in range(bisect_left(verts, (start, -1)), bisect_left(verts, (start + 1, -1)))
+                    for a in (order[p] for p in self.out_pos[u]) if verts[dst[a]][0] == end]
+            src = self.arc_src
+            arcs.sort(key=lambda a: (src[a], dst[a]))
+            self._spans[span] = arcs
+        return arcs
 
     def arc_edit(self, a: int) -> tuple[int, int, str, str]:
         """m2scorer's edit tuple (start, end, original, correction) of arc ``a``."""
@@ -357,14 +372,9 @@ def build_lattice(
     A = len(arc_src)
     mult = [0] * A
     out_pos: list[list[int]] = [[] for _ in range(V)]
-    spans: dict[tuple[int, int], list[int]] = {}
     for p, a in enumerate(order):
         mult[a] += 1
         out_pos[arc_src[a]].append(p)
-        key = (verts[arc_src[a]][0], verts[arc_dst[a]][0])
-        spans.setdefault(key, []).append(a)
-    for key in spans:
-        spans[key].sort(key=lambda a: (arc_src[a], arc_dst[a]))
 
     base = [0.0] * A
     for a in range(A):
@@ -374,8 +384,7 @@ def build_lattice(
                 w += EPSILON
         base[a] = w
     return Lattice(
-        src, hyp, verts, arc_src, arc_dst, arc_dist, arc_type, mult, order, spans,
-        base, out_pos, len(events),
+        src, hyp, verts, arc_src, arc_dst, arc_dist, arc_type, mult, order, base, out_pos, len(events),
     )
 
 
@@ -395,7 +404,7 @@ def _gold_weights(lat: Lattice, gold: Sequence[tuple[int, int, tuple[str, ...]]]
         by_span.setdefault((s, e), []).append(cors)
     w: dict[int, float] = {}
     for span, golds in by_span.items():
-        Mk = lat.spans.get(span)
+        Mk = lat.span_arcs(span)
         if not Mk:
             continue
         for a in Mk:
