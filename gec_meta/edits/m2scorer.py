@@ -814,9 +814,8 @@ def make_lattice(
     """m2scorer's exact lattice, or :class:`BoundedLattice` when it exceeds ``max_events``
     transitive arcs or :data:`MAX_EXACT_VERTICES` vertices."""
     src, hyp = source.split(), hypothesis.split()
-    edges = None
+    edges = _lattice_edge_pair(src, hyp)  # once, for the size test and whichever lattice is built
     if (len(src) + 1) * (len(hyp) + 1) > MAX_EXACT_VERTICES:
-        edges = _lattice_edge_pair(src, hyp)
         nv = len({x for u, v, _ in edges[1] for x in (u, v)})
         if nv > MAX_EXACT_VERTICES:
             return BoundedLattice(source, hypothesis, max_unchanged_words, edges=edges)
