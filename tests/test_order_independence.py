@@ -66,7 +66,7 @@ def _assert_bytes_equal(got, want):
 def test_minilm_states_do_not_depend_on_company_order_batch_size_or_cache_fill(tmp_path, monkeypatch):
     texts = seeda_texts()
     lengths = collections.Counter(len(t) for t in dict.fromkeys(map(tuple, Encoder(MINILM, cache=False).tokenize(texts))))
-    assert max(lengths.values()) >= 3  # texts share a padded-free batch with others of their length
+    assert max(lengths.values()) >= 3  # texts share a padding-free batch with others of their length
     monkeypatch.setenv("GEC_META_CACHE", str(tmp_path / "a"))
     alone = _alone(Encoder(MINILM, cache=False, progress=False), texts)
     together = _states(Encoder(MINILM, cache=False, progress=False), texts)
