@@ -95,8 +95,27 @@ def register_configs(metrics: Iterable[str] | None = None) -> None:
 
 # Parsed YAML texts (text -> DictConfig/ListConfig; a few hundred kB for the shipped configs).
 _PARSED_YAML: dict[str, object] = {}
-_YAML_LOCK = threading.Lock()
-_YAML_DEPTH = 0
+# How many blocks of each patch of Hydra/OmegaConf below are open (the first installs it, the last
+# one out restores the original), under one lock.
+_PATCH_LOCK = threading.Lock()
+_PATCH_DEPTH: dict[str, int] = {}
+
+
+@contextlib.contextmanager
+def _patch_while_open(name: str, install, restore):
+    """Nestable, thread-safe: ``install()`` when the first block named ``name`` opens,
+    ``restore()`` when the last one closes."""
+    with _PATCH_LOCK:
+        if not _PATCH_DEPTH.get(name):
+            install()
+        _PATCH_DEPTH[name] = _PATCH_DEPTH.get(name, 0) + 1
+    try:
+        yield
+    finally:
+        with _PATCH_LOCK:
+            _PATCH_DEPTH[name] -= 1
+            if not _PATCH_DEPTH[name]:
+                restore()
 
 
 @contextlib.contextmanager
@@ -107,38 +126,64 @@ def parsed_yaml_once():
     :func:`compose`), and PyYAML's pure-Python loader is ~27% of a composition of this config
     tree.  Keyed by the whole text, so a changed file is parsed again; paths and byte streams
     go to OmegaConf unchanged.  Nestable and thread-safe (the first block in installs it, the
-    last one out restores OmegaConf's own ``load``)."""
+    last one out restores OmegaConf's own ``load``).  Also opens :func:`shared_config_store`."""
     import copy
     import io
 
     from omegaconf import OmegaConf
 
-    global _YAML_DEPTH
-    with _YAML_LOCK:
-        if _YAML_DEPTH == 0:
-            original = OmegaConf.load
+    def install():
+        original = OmegaConf.load
 
-            def load(file_):
-                if isinstance(file_, (str, Path)) or not hasattr(file_, "read"):
-                    return original(file_)
-                text = file_.read()
-                if not isinstance(text, str):  # a byte stream (a zipped package)
-                    return original(io.BytesIO(text))
-                parsed = _PARSED_YAML.get(text)
-                if parsed is None:
-                    parsed = _PARSED_YAML[text] = original(io.StringIO(text))
-                return copy.deepcopy(parsed)
+        def load(file_):
+            if isinstance(file_, (str, Path)) or not hasattr(file_, "read"):
+                return original(file_)
+            text = file_.read()
+            if not isinstance(text, str):  # a byte stream (a zipped package)
+                return original(io.BytesIO(text))
+            parsed = _PARSED_YAML.get(text)
+            if parsed is None:
+                parsed = _PARSED_YAML[text] = original(io.StringIO(text))
+            return copy.deepcopy(parsed)
 
-            load.original = original
-            OmegaConf.load = load
-        _YAML_DEPTH += 1
-    try:
+        load.original = original
+        OmegaConf.load = load
+
+    def restore():
+        OmegaConf.load = OmegaConf.load.original
+
+    with _patch_while_open("yaml", install, restore), shared_config_store():
         yield
-    finally:
-        with _YAML_LOCK:
-            _YAML_DEPTH -= 1
-            if _YAML_DEPTH == 0:
-                OmegaConf.load = OmegaConf.load.original
+
+
+def shared_config_store():
+    """Within the block, Hydra's copy of its config repository (one per composition) shares the
+    process's ``ConfigStore`` instead of deep-copying it.
+
+    Hydra 1.3's ``CachingConfigRepository`` deep-copies its delegate repository "to avoid
+    mutating it with initialize_sources()", and the structured-config source in it holds the
+    ``ConfigStore`` singleton, so every composition copies every registered schema (Hydra's and
+    gec-meta's metric schemas: ~25 ms of a ~160 ms composition once all are registered).  The
+    source's only other fields are two strings, and ``ConfigStore.load`` deep-copies the node it
+    hands out, so nothing can mutate the shared store through the copy; Hydra's main branch no
+    longer keeps the store in the source at all (facebookresearch/hydra#2928: the live singleton
+    read on each use), which is what the copy then does.  Nestable and thread-safe."""
+    import copy
+
+    from hydra._internal.core_plugins.structured_config_source import StructuredConfigSource
+
+    def share(self, memo):
+        twin = copy.copy(self)
+        memo[id(self)] = twin
+        return twin
+
+    def install():
+        StructuredConfigSource.__deepcopy__ = share
+
+    def restore():
+        del StructuredConfigSource.__deepcopy__
+
+    return _patch_while_open("store", install, restore)
 
 
 @functools.lru_cache(maxsize=None)

@@ -15,6 +15,12 @@ from gec_meta.config import config_root
 from inprocess import run_main
 
 
+def _same(a, b) -> bool:
+    """Equal configs, interpolations unresolved: ``==`` resolves them, and Hydra's
+    ``${now:...}`` directories then differ when the two resolutions fall in different seconds."""
+    return OmegaConf.to_container(a, resolve=False) == OmegaConf.to_container(b, resolve=False)
+
+
 @pytest.mark.parametrize("args,default", [
     (["metric=errant", "dataset=gjg15", "hydra.run.dir=out"], True),
     (["-m", "metric=errant,gleu", "hydra.sweep.dir=out", "hydra/launcher=basic"], True),
@@ -100,11 +106,11 @@ def test_a_sweep_composes_each_job_once_and_numbers_copies(monkeypatch):
             second = loader.load_sweep_config(master, ["aggregation=trueskill"])  # the launcher's run
             other = loader.load_sweep_config(master, ["aggregation=default"])
         assert len(calls) == 2  # trueskill once, default once
-        assert first == second == fresh and first is not second
+        assert _same(first, second) and _same(second, fresh) and first is not second
         assert other.aggregation != first.aggregation
         with open_dict(second):
             second.hydra.job.id = 1  # what the launcher does to its copy
-        assert OmegaConf.is_missing(first.hydra.job, "id") and first == fresh  # the kept one is untouched
+        assert OmegaConf.is_missing(first.hydra.job, "id") and _same(first, fresh)  # the kept one is untouched
         loader.load_sweep_config(master, ["aggregation=trueskill"])
         assert len(calls) == 3  # after the block: Hydra's own method, composing again
 
@@ -170,7 +176,7 @@ def test_a_composition_with_parsed_yaml_once_is_hydras():
         plain = compose("config", overrides=overrides, return_hydra_config=True)
         with parsed_yaml_once():
             once = [compose("config", overrides=overrides, return_hydra_config=True) for _ in range(2)]
-    assert once[0] == plain and once[1] == plain
+    assert _same(once[0], plain) and _same(once[1], plain)
     assert OmegaConf.to_yaml(once[1], resolve=False) == OmegaConf.to_yaml(plain, resolve=False)
 
 
@@ -183,3 +189,44 @@ def test_a_run_that_stops_on_an_error_puts_hydra_and_omegaconf_back(data_root, t
     proc = run_main(["metric=length", "meta_eval.window=-3", f"hydra.run.dir={tmp_path / 'run'}"], env, tmp_path)
     assert proc.returncode == 2 and "gec-meta: error:" in proc.stderr
     assert (Hydra.get_mode, ConfigLoaderImpl.load_sweep_config, OmegaConf.load) == before
+
+
+def test_shared_config_store_copies_no_schema_and_composes_the_same_config():
+    """Within ``shared_config_store`` Hydra's per-composition copy of its repository keeps the one
+    ConfigStore (no deep copy of every registered schema); the compositions are Hydra's own, and
+    a schema registered later is still found (the copy reads the live store); the patch is gone
+    after the block, also after nested blocks."""
+    import copy
+    from dataclasses import dataclass
+
+    from hydra import compose, initialize_config_module
+    from hydra._internal.core_plugins.structured_config_source import StructuredConfigSource
+    from hydra.core.config_store import ConfigStore
+    from hydra.core.global_hydra import GlobalHydra
+
+    from gec_meta.config import CONFIG_MODULE, register_configs, shared_config_store
+
+    register_configs()
+    overrides = ["metric=pt_errant", "dataset=gjg15", "aggregation=expected_wins"]
+    with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
+        plain = compose("config", overrides=overrides, return_hydra_config=True)
+        source = GlobalHydra.instance().config_loader().repository.get_schema_source()
+        assert copy.deepcopy(source).store is not ConfigStore.instance()  # Hydra 1.3: a copy of the store
+        with shared_config_store(), shared_config_store():
+            twin = copy.deepcopy(source)
+            assert twin is not source and twin.store is ConfigStore.instance()
+            assert (twin.provider, twin.path) == (source.provider, source.path)
+            shared = compose("config", overrides=overrides, return_hydra_config=True)
+
+            @dataclass
+            class Late:
+                x: int = 7
+
+            ConfigStore.instance().store(group="late_test_group", name="late", node=Late)
+            try:
+                late = compose("config", overrides=[*overrides, "+late_test_group=late"])
+            finally:
+                ConfigStore.instance().repo.pop("late_test_group")
+        assert "__deepcopy__" not in vars(StructuredConfigSource)
+    assert OmegaConf.to_yaml(shared, resolve=False) == OmegaConf.to_yaml(plain, resolve=False)
+    assert late.late_test_group.x == 7

@@ -7,6 +7,7 @@ subprocesses, worker pools, pytest-xdist workers): unlike the wall time it hardl
 machine's load, so two branches can be compared on a busy machine (README "Set-up").  Then the
 test modules and the tests that cost most CPU (each test's own and its subprocesses', recorded by
 ``tests/conftest.py``), and what the tests leave to collection and start-up.
+``GEC_META_TEST_CPU_KEEP=folder`` copies the per-test rows there (one JSON file per process).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import collections
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -52,6 +54,9 @@ def main(args: list[str]) -> int:
         print(f"test suite: {wall:.0f} s wall, {cpu:.0f} s CPU "
               f"(user {ru.ru_utime:.0f} s + sys {ru.ru_stime:.0f} s), exit status {status}", flush=True)
         print(cpu_report(Path(folder), cpu), flush=True)
+        keep = os.environ.get("GEC_META_TEST_CPU_KEEP")  # a folder to copy the per-test rows into
+        if keep:
+            shutil.copytree(folder, keep, dirs_exist_ok=True)
     return status
 
 
