@@ -169,3 +169,42 @@ def test_property_hypothesis_equal_reference_is_maximal(src, hyp, ref, beta):
     assert 0.0 <= sent[0] <= 1.0
     # no FP and no FN at all when H == R
     assert np.all(stats[1, 0, 0].reshape(-1, 3)[:, 1:] == 0)
+
+
+def _seven_counts(src: str, hyp: str, ref: str, max_n: int) -> list[int]:
+    """(tp, fp, fn) per order written out from Koyama et al.'s seven counts, one n-gram at a
+    time: TK + TI + TD, OI + OD, UI + UD."""
+    from collections import Counter
+
+    def grams(text, n):
+        toks = text.split()
+        return Counter(tuple(toks[i:i + n]) for i in range(len(toks) - n + 1))
+
+    out = []
+    for n in range(1, max_n + 1):
+        cs, ch, cr = grams(src, n), grams(hyp, n), grams(ref, n)
+        tk = ti = td = oi = od = ui = ud = 0
+        for g in set(cs) | set(ch) | set(cr):
+            s, h, r = cs[g], ch[g], cr[g]
+            tk += min(s, h, r)
+            ti += max(min(r, h) - s, 0)
+            td += max(s - max(r, h), 0)
+            oi += max(h - max(s, r), 0)
+            od += max(min(s, r) - h, 0)
+            ui += max(r - max(s, h), 0)
+            ud += max(min(s, h) - r, 0)
+        out += [tk + ti + td, oi + od, ui + ud]
+    return out
+
+
+# Repeated tokens from a 3-word vocabulary: n-grams kept, inserted, deleted, over- and
+# under-corrected several times over, so both shortcuts of the statistics (an n-gram kept as in
+# the source, s == h; one right in the source already, s == r) and the general case run.
+repeated = st.lists(st.sampled_from("abc"), min_size=0, max_size=14).map(" ".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(src=repeated, hyp=repeated, ref=repeated, max_n=st.integers(1, 4))
+def test_statistics_are_the_seven_counts(src, hyp, ref, max_n):
+    stats = GREEN(max_n=max_n).statistics([src], [[hyp]], [[ref]])
+    assert stats[0, 0, 0].tolist() == _seven_counts(src, hyp, ref, max_n)

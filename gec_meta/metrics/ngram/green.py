@@ -75,10 +75,8 @@ class NgramCache:
         got = self._cache.get(sentence)
         if got is None:
             toks = tokenize(sentence, self.tokens)
-            got = tuple(
-                Counter(tuple(toks[i : i + n]) for i in range(len(toks) - n + 1))
-                for n in range(1, self.max_n + 1)
-            )
+            # zip of the n shifted token lists: the n-grams (tuples) in order, built in C
+            got = tuple(Counter(zip(*(toks[k:] for k in range(n)))) for n in range(1, self.max_n + 1))
             self._cache[sentence] = got
         return got
 
@@ -194,12 +192,31 @@ class GREEN(Metric):
                 s_n, h_n, r_n = cs[n], ch[n], cr[n]
                 for g in s_n.keys() | h_n.keys() | r_n.keys():
                     s, h, r = s_n.get(g, 0), h_n.get(g, 0), r_n.get(g, 0)
-                    # TK + TI + TD
-                    tp += min(s, h, r) + max(min(r, h) - s, 0) + max(s - max(r, h), 0)
-                    # OI + OD
-                    fp += max(h - max(s, r), 0) + max(min(s, r) - h, 0)
-                    # UI + UD
-                    fn += max(r - max(s, h), 0) + max(min(s, h) - r, 0)
+                    # The module docstring's seven counts, with two exact shortcuts for what most
+                    # n-grams are (integers, so the same sums): kept as in the source (s == h:
+                    # TK = min(s, r), UI + UD = |r - s|, the rest 0) or right in the source already
+                    # (s == r: TK = min(s, h), OI + OD = |h - s|, the rest 0).
+                    if s == h:
+                        if s < r:
+                            tp += s
+                            fn += r - s
+                        else:
+                            tp += r
+                            fn += s - r
+                    elif s == r:
+                        if s < h:
+                            tp += s
+                            fp += h - s
+                        else:
+                            tp += h
+                            fp += s - h
+                    else:
+                        # TK + TI + TD
+                        tp += min(s, h, r) + max(min(r, h) - s, 0) + max(s - max(r, h), 0)
+                        # OI + OD
+                        fp += max(h - max(s, r), 0) + max(min(s, r) - h, 0)
+                        # UI + UD
+                        fn += max(r - max(s, h), 0) + max(min(s, h) - r, 0)
                 table[j, n] = (tp, fp, fn)
         return table.reshape(len(triples), 3 * self.max_n)[index]
 
