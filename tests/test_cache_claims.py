@@ -126,9 +126,13 @@ def test_a_job_killed_with_sigkill_leaves_claims_that_are_taken_over(tmp_path):
     owner = _start(tmp_path, 60.0)  # claims a chunk, then "computes" for minutes
     claims_dir = tmp_path / "cache" / "claims"
     deadline = time.monotonic() + 60
-    while not list(claims_dir.glob("*.claim")) and time.monotonic() < deadline:
+
+    def written() -> list[Path]:  # a claim file is created empty, then its JSON is written
+        return [p for p in claims_dir.glob("*.claim") if p.read_text().endswith("}")]
+
+    while not written() and time.monotonic() < deadline:
         time.sleep(0.05)
-    held = list(claims_dir.glob("*.claim"))
+    held = written()
     assert held and json.loads(held[0].read_text())["pid"] == owner.pid
     waiter = _start(tmp_path, 0.0)
     time.sleep(1.0)  # the waiter finds the claims held by a live job
