@@ -464,6 +464,23 @@ def _bar(count: int, desc: str, unit: str, workers: int):
     return tqdm(total=count, desc=label or None, unit=unit, disable=None, leave=False, delay=1.0)
 
 
+def _stop_workers(pool) -> None:
+    """Terminate the pool's worker processes now (their chunks are dropped), instead of waiting
+    for the chunks they run: the workers ignore SIGINT (:func:`_init_worker`), so after a Ctrl-C
+    ``shutdown`` would wait for every running chunk (a second or more of parsing each) before the
+    command could end.  ``terminate_workers`` is the public method from Python 3.14 on; before
+    it, the executor's own table of its processes."""
+    stop = getattr(pool, "terminate_workers", None)
+    if stop is not None:
+        stop()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            process.terminate()
+        except (OSError, ValueError):  # already gone
+            pass
+
+
 def _pool_map(fn, context, chunk_list, results, workers, threads_each, method, bar) -> None:
     import multiprocessing as mp
     import warnings
@@ -502,7 +519,9 @@ def _pool_map(fn, context, chunk_list, results, workers, threads_each, method, b
                     done.add(k)
                     if bar is not None:
                         bar.update(len(chunk_list[k]))
-        except BaseException:
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                _stop_workers(pool)  # Ctrl-C: the chunks running now are dropped anyway
             pool.shutdown(wait=True, cancel_futures=True)
             raise
         pool.shutdown(wait=True)

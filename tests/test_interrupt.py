@@ -16,15 +16,34 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _ctrl_c_when(cmd, ready, env, timeout=300):
+def _children(pid: int) -> int | None:
+    """How many processes have ``pid`` as their parent (None without a /proc to read)."""
+    if not Path("/proc/self/stat").exists():
+        return None
+    count = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = stat.read_text().rpartition(")")[2].split()[1]
+        except (OSError, IndexError):
+            continue  # a process that ended meanwhile
+        count += ppid == str(pid)
+    return count
+
+
+def _ctrl_c_when(cmd, ready, env, timeout=300, workers=0):
     """Run ``cmd`` in its own process group, and once ``ready()`` holds (its job started) and
-    2 s more have passed, send SIGINT to the whole group, as a terminal's Ctrl-C does."""
+    ``workers`` worker processes of it run (then 0.3 s more; where /proc cannot tell, 2 s more),
+    send SIGINT to the whole group, as a terminal's Ctrl-C does."""
     proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     deadline = time.monotonic() + timeout
     while not ready() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)
-    time.sleep(2.0)
+    running = _children(proc.pid)
+    while running is not None and running < workers and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+        running = _children(proc.pid)
+    time.sleep(2.0 if running is None else 0.3)
     assert proc.poll() is None, "the command ended before Ctrl-C: " + proc.stderr.read()[-2000:]
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=120)
@@ -42,8 +61,10 @@ def test_gec_meta_run_ctrl_c_is_one_line_and_status_130(data_root, tmp_path, swe
         args = ["-m", *args[:1], "metric=errant,gleu", *args[2:], f"hydra.sweep.dir={out}"]
     else:
         args.append(f"hydra.run.dir={out}")
+    # The single run: Ctrl-C once its 2 parse workers run (they are stopped, not waited for:
+    # gec_meta.parallel._stop_workers); the sweep: as soon as its first job started.
     status, _, err = _ctrl_c_when([sys.executable, "run.py", *args],
-                                  lambda: any(out.rglob(".hydra/config.yaml")), env)
+                                  lambda: any(out.rglob(".hydra/config.yaml")), env, workers=0 if sweep else 2)
     assert status == 130, err[-3000:]
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
     last = err.strip().splitlines()[-1]

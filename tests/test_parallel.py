@@ -159,6 +159,41 @@ def test_a_dead_worker_leaves_its_chunks_to_this_process(caplog):
     assert "worker process died" in caplog.text
 
 
+def _sleep_in_worker(context, idx):
+    if parallel._IN_WORKER:
+        import time
+
+        time.sleep(60)
+    return list(idx)
+
+
+def test_ctrl_c_stops_the_workers_without_waiting_for_their_chunks():
+    """A KeyboardInterrupt in this process while the workers run: parallel_map raises it as soon
+    as the workers are stopped, not after their 60-s chunks; no worker is left behind."""
+    import signal
+    import threading
+    import time
+
+    # A real SIGINT to the main thread, as a terminal's Ctrl-C (``_thread.interrupt_main`` would
+    # not wake the main thread from its wait for the workers); Python's own handler for it, as in
+    # a command (a test process may have another).
+    main = threading.main_thread().ident
+    timer = threading.Timer(1.0, lambda: signal.pthread_kill(main, signal.SIGINT))
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            parallel.parallel_map(_sleep_in_worker, 4, threads=2, min_work=0, chunks=[[0, 1], [2, 3]])
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, handler)
+    assert time.monotonic() - start < 20
+    import multiprocessing
+
+    assert not multiprocessing.active_children()
+
+
 def _worker_threads(context, idx):
     from threadpoolctl import threadpool_info
 
