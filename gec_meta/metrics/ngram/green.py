@@ -196,20 +196,13 @@ class GREEN(Metric):
                     # n-grams are (integers, so the same sums): kept as in the source (s == h:
                     # TK = min(s, r), UI + UD = |r - s|, the rest 0) or right in the source already
                     # (s == r: TK = min(s, h), OI + OD = |h - s|, the rest 0).
-                    if s == h:
-                        if s < r:
-                            tp += s
-                            fn += r - s
+                    if s == h or s == r:
+                        x = r if s == h else h  # the count that differs from the source's, if any
+                        tp += s if s < x else x
+                        if s == h:
+                            fn += abs(x - s)
                         else:
-                            tp += r
-                            fn += s - r
-                    elif s == r:
-                        if s < h:
-                            tp += s
-                            fp += h - s
-                        else:
-                            tp += h
-                            fp += s - h
+                            fp += abs(x - s)
                     else:
                         # TK + TI + TD
                         tp += min(s, h, r) + max(min(r, h) - s, 0) + max(s - max(r, h), 0)
