@@ -168,22 +168,30 @@ def shared_config_store():
     hands out, so nothing can mutate the shared store through the copy; Hydra's main branch no
     longer keeps the store in the source at all (facebookresearch/hydra#2928: the live singleton
     read on each use), which is what the copy then does.  Nestable and thread-safe."""
-    import copy
-
-    from hydra._internal.core_plugins.structured_config_source import StructuredConfigSource
-
-    def share(self, memo):
-        twin = copy.copy(self)
-        memo[id(self)] = twin
-        return twin
+    try:
+        from hydra._internal.core_plugins.structured_config_source import StructuredConfigSource
+    except ImportError:  # another Hydra layout: its own copies, unchanged
+        return contextlib.nullcontext()
+    if vars(StructuredConfigSource).get("__deepcopy__", _share_store) is not _share_store:
+        return contextlib.nullcontext()  # a Hydra with a copy rule of its own: keep it
 
     def install():
-        StructuredConfigSource.__deepcopy__ = share
+        StructuredConfigSource.__deepcopy__ = _share_store
 
     def restore():
         del StructuredConfigSource.__deepcopy__
 
     return _patch_while_open("store", install, restore)
+
+
+def _share_store(self, memo):
+    """``copy.deepcopy`` of a structured-config source within :func:`shared_config_store`: a
+    shallow copy (its provider and path strings, and the live ``ConfigStore``)."""
+    import copy
+
+    twin = copy.copy(self)
+    memo[id(self)] = twin
+    return twin
 
 
 @functools.lru_cache(maxsize=None)

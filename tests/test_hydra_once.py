@@ -230,3 +230,19 @@ def test_shared_config_store_copies_no_schema_and_composes_the_same_config():
         assert "__deepcopy__" not in vars(StructuredConfigSource)
     assert OmegaConf.to_yaml(shared, resolve=False) == OmegaConf.to_yaml(plain, resolve=False)
     assert late.late_test_group.x == 7
+
+
+def test_shared_config_store_keeps_a_copy_rule_of_hydras_own(monkeypatch):
+    """A Hydra whose structured-config source defines its own ``__deepcopy__`` keeps it: the
+    block changes nothing."""
+    from hydra._internal.core_plugins.structured_config_source import StructuredConfigSource
+
+    from gec_meta.config import shared_config_store
+
+    def own(self, memo):
+        return self
+
+    monkeypatch.setattr(StructuredConfigSource, "__deepcopy__", own, raising=False)
+    with shared_config_store():
+        assert vars(StructuredConfigSource)["__deepcopy__"] is own
+    assert vars(StructuredConfigSource)["__deepcopy__"] is own
