@@ -153,4 +153,3 @@ def gjg15_m2_official(data_root):
     ds = load_gjg15(data_root)
     refs = load_refset("official", ds, data_root)  # missing_annotator unset: GJG15's protocol
     return Task(ds, M2(), Default(), refs, window=None, sentence_level=False, spa_permutations=0).run()
-
