@@ -32,14 +32,21 @@ def _same(annotator, src, trg):
     for lev in (False, True):
         ref, fast = Alignment(orig, cor, lev), FastAlignment(orig, cor, lev)
         assert fast.align(lev) == (ref.cost_matrix, ref.op_matrix)  # ERRANT's whole matrices
-        # FastAlignment fills only the block before the texts' common suffix: ERRANT's top-left
-        # block, whose backtrace plus one match per suffix token is ERRANT's alignment.
+        # FastAlignment fills only the block between the texts' common prefix (head) and suffix
+        # (tail): ERRANT's cells there, except the block's border (row and column 0), which holds
+        # the plain insertions / deletions of the block's own texts (and ERRANT's values).
         tail = 0
         while tail < min(len(src), len(trg)) and src[len(src) - 1 - tail] == trg[len(trg) - 1 - tail]:
             tail += 1
+        head = 0
+        while head < min(len(src), len(trg)) - tail and src[head] == trg[head]:
+            head += 1
+        assert fast.tail == tail and fast.head in (0, head)  # 0: ERRANT's path leaves the border
         rows, cols = len(src) - tail + 1, len(trg) - tail + 1
-        assert fast.cost_matrix == [row[:cols] for row in ref.cost_matrix[:rows]]
-        assert fast.op_matrix == [row[:cols] for row in ref.op_matrix[:rows]]
+        costs = [row[fast.head:cols] for row in ref.cost_matrix[fast.head:rows]]
+        ops = [row[fast.head:cols] for row in ref.op_matrix[fast.head:rows]]
+        assert fast.cost_matrix == costs
+        assert [row[1:] for row in fast.op_matrix[1:]] == [row[1:] for row in ops[1:]]
         assert fast.align_seq == ref.align_seq
     want = [(e.o_start, e.o_end, e.c_start, e.c_end, e.c_str, e.type) for e in annotator.annotate(orig, cor)]
     got = [(e.o_start, e.o_end, e.c_start, e.c_end, e.c_str, e.type) for e in annotate(annotator, orig, cor)]
@@ -62,6 +69,17 @@ def test_random_sentences_with_a_common_tail(annotator, src, trg, tail):
     _same(annotator, src + tail, trg + tail)
 
 
+@settings(max_examples=40, deadline=None)
+@given(head=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4),
+       src=st.lists(st.sampled_from(WORDS), min_size=0, max_size=5),
+       trg=st.lists(st.sampled_from(WORDS), min_size=0, max_size=5),
+       tail=st.lists(st.sampled_from(WORDS), min_size=0, max_size=3))
+def test_random_sentences_with_a_common_head(annotator, head, src, trg, tail):
+    # The common prefix that FastAlignment does not fill either; the words after it repeat the
+    # prefix's last word, differ from it in case only or transpose with it
+    _same(annotator, head + src + tail, head + trg + tail)
+
+
 @pytest.mark.parametrize("src,trg", [
     ("He go to school yesterday .", "He went to school yesterday ."),
     ("the cat sat on mat", "The cat sat on the mat ."),
@@ -70,6 +88,10 @@ def test_random_sentences_with_a_common_tail(annotator, src, trg, tail):
     ("the the cat sat .", "the cat sat ."),                       # the tail ends in a repeat
     ("cat sat .", "the cat sat ."),                               # orig is cor's suffix
     ("He sat .", "He sat ."),                                     # equal texts: all tail
+    ("we saw cats", "we saw Saw cats"),                           # ERRANT's path leaves the border
+    ("we saw cats", "we saw saw cats"),                           # (a free substitution, a match)
+    ("we saw cats", "we cats"),                                   # a deletion after the prefix
+    ("He goes to school", "He go to to school"),
 ])
 def test_hand_picked(annotator, src, trg):
     _same(annotator, src.split(), trg.split())

@@ -17,7 +17,7 @@ skipped where no transposition can end: the two windows can only hold the same w
 ``orig[i]`` occurs in ``cor[:j+1]`` and ``cor[j]`` in ``orig[:i+1]``.  The search has no other
 effect, so the matrices stay the same.
 
-And one saving in what is computed: the texts' common suffix.  Equal tokens are always a match
+Savings in what is computed: the texts' common suffix.  Equal tokens are always a match
 (``M``, ERRANT's first test in every cell), so ERRANT's backtrace from the bottom-right cell walks
 the common suffix of ``orig`` and ``cor`` diagonally, one ``M`` a token, and then continues exactly
 as the backtrace of the two texts without that suffix; and no cell of the remaining top-left block
@@ -26,6 +26,23 @@ left).  So :class:`FastAlignment` fills only that block and appends the suffix's
 ``align_seq``, the same edits.  A GEC hypothesis usually shares a long tail with its source (on
 GJG15 the block is 54% of the cells).  :meth:`FastAlignment.align` still returns ERRANT's whole
 matrices.
+
+And the common prefix of ``p`` tokens.  Every cell (a, b) with a <= p or b <= p costs exactly
+|a - b|: a path to it makes |a - b| more insertions than deletions (or the reverse) at cost 1
+each, and the prefix's diagonal of matches followed by those insertions (deletions) costs just
+that.  So the border of the block after the prefix -- ERRANT's row p and column p -- holds the
+values of a fresh matrix's row and column 0 (i and j), and every cell inside the block gets
+ERRANT's value and operation from the same neighbours.  A transposition search never leaves the
+block either: walking back along a diagonal it stops where two consecutive cells are equal, and
+the border cell and the cell beyond it (both in the |a - b| region, on one diagonal) are.  What
+can differ is the operation *on* the border, which only the end of the backtrace reads: in
+ERRANT's cell (p, p + x) the insertion (cost x) ties with the substitution from (p - 1, p + x - 1)
+(cost x + sub) exactly when ``orig[p - 1]`` and ``cor[p + x - 1]`` are equal up to case (sub = 0;
+a match if equal), and ERRANT takes the substitution (or match) first; deletions on column p
+likewise.  :class:`FastAlignment` checks the border cells its backtrace ends on and, in that
+rare case, fills the block without the prefix instead.  ``tests/test_errant_align.py`` compares
+both with ERRANT's own matrices and ``align_seq`` on random texts with repeats, case-only
+changes and transpositions next to the prefix.
 
 No library provides this: ERRANT has no vectorised alignment, and the recurrence (its
 transposition search walks back along the diagonal of the partially filled matrix) does not
@@ -77,30 +94,37 @@ class DocFeatures:
             first=first,
         )
 
-    def head(self, n: int) -> "DocFeatures":
-        """The features of the text's first ``n`` tokens."""
-        if n == len(self.orth):
+    def part(self, start: int, end: int) -> "DocFeatures":
+        """The features of the text's tokens ``start:end``."""
+        if start == 0 and end == len(self.orth):
             return self
+        first: dict = {}
+        for i, x in enumerate(self.lower[start:end]):
+            first.setdefault(x, i)
         return DocFeatures(
-            orth=self.orth[:n], lower=self.lower[:n], texts=self.texts[:n], lower_ids=self.lower_ids[:n],
-            lemma_ids=self.lemma_ids[:n], pos_ids=self.pos_ids[:n], open_pos=self.open_pos[:n],
-            first={x: i for x, i in self.first.items() if i < n},
+            orth=self.orth[start:end], lower=self.lower[start:end], texts=self.texts[start:end],
+            lower_ids=self.lower_ids[start:end], lemma_ids=self.lemma_ids[start:end],
+            pos_ids=self.pos_ids[start:end], open_pos=self.open_pos[start:end], first=first,
         )
 
 
 class FastAlignment(Alignment):
     """:class:`errant.alignment.Alignment` computed on lists: the same ``align_seq`` (and so the
-    same edits).  ``cost_matrix``/``op_matrix`` hold ERRANT's matrices up to the texts' common
-    suffix, shape (|orig| - s + 1, |cor| - s + 1) for a suffix of s tokens (module doc);
-    :meth:`align` returns the whole ones.
+    same edits).  ``cost_matrix``/``op_matrix`` hold the block of ERRANT's matrices between the
+    texts' common prefix of ``head`` tokens and common suffix of ``tail`` tokens (module doc),
+    shape (|orig| - head - tail + 1, |cor| - head - tail + 1): row and column 0 are the block's
+    border (insertions / deletions), the other cells equal ERRANT's cells
+    ``[head + 1:, head + 1:]`` of its matrices without the suffix. :meth:`align` returns ERRANT's
+    whole matrices.
 
     ``o_feat``/``c_feat``: :class:`DocFeatures` of ``orig``/``cor`` if already computed.
     """
 
     def __init__(self, orig, cor, lev=False, o_feat: DocFeatures | None = None,
                  c_feat: DocFeatures | None = None):
-        # Not Alignment.__init__: the matrices of the texts without their common suffix (the
-        # module docstring), then ERRANT's backtrace of that block and one match per suffix token.
+        # Not Alignment.__init__: the matrices of the block between the texts' common prefix and
+        # suffix (module docstring), ERRANT's backtrace of that block, one match per prefix and
+        # suffix token.
         self.orig, self.cor = orig, cor
         self._o_feat = of = o_feat if o_feat is not None else DocFeatures.of(orig, self._open_pos)
         self._c_feat = cf = c_feat if c_feat is not None else DocFeatures.of(cor, self._open_pos)
@@ -109,26 +133,58 @@ class FastAlignment(Alignment):
         while tail < o_len and tail < c_len and of.orth[o_len - 1 - tail] == cf.orth[c_len - 1 - tail]:
             tail += 1
         o_end, c_end = o_len - tail, c_len - tail
-        # shapes (o_end + 1, c_end + 1): ERRANT's matrices' top-left block
-        self.cost_matrix, self.op_matrix = self._fill(lev, o_end, c_end)
-        self.align_seq = self.get_cheapest_align_seq()
+        head, limit = 0, min(o_end, c_end)
+        while head < limit and of.orth[head] == cf.orth[head]:
+            head += 1
+        self.cost_matrix, self.op_matrix = self._fill(lev, o_end, c_end, head)
+        seq = self.get_cheapest_align_seq()
+        if head and not self._border_is_errants(seq, head):
+            head = 0  # rare (module doc): ERRANT's path leaves the border; fill the whole block
+            self.cost_matrix, self.op_matrix = self._fill(lev, o_end, c_end, 0)
+            seq = self.get_cheapest_align_seq()
+        self.head, self.tail = head, tail
+        self.align_seq = [("M", i, i + 1, i, i + 1) for i in range(head)]
+        self.align_seq += [(op, i0 + head, i1 + head, j0 + head, j1 + head) for op, i0, i1, j0, j1 in seq]
         self.align_seq += [("M", i, i + 1, j, j + 1) for i, j in zip(range(o_end, o_len), range(c_end, c_len))]
+
+    def _border_is_errants(self, seq, head: int) -> bool:
+        """Whether the block's backtrace ``seq`` (block coordinates) is ERRANT's where it runs
+        along the block's border: ERRANT's cell (head, head + x) (x >= 1) holds an insertion
+        unless ``orig[head - 1]`` and ``cor[head + x - 1]`` are equal up to case (a match or a
+        free substitution ties with the insertion and comes first); likewise its cell
+        (head + y, head) a deletion (module doc)."""
+        o_low, c_low = self._o_feat.lower, self._c_feat.lower
+        o_last, c_last = o_low[head - 1], c_low[head - 1]
+        for op, i0, i1, j0, j1 in seq:
+            if i1 == 0 and op == "I":  # cell (0, j1) of the block: ERRANT's (head, head + j1)
+                if c_low[head + j1 - 1] == o_last:
+                    return False
+            elif j1 == 0 and op == "D":  # cell (i1, 0): ERRANT's (head + i1, head)
+                if o_low[head + i1 - 1] == c_last:
+                    return False
+            else:
+                break  # the path has left the border (it runs along it only at its start)
+        return True
 
     def align(self, lev):
         """ERRANT's whole cost and operation matrices, shape (|orig| + 1, |cor| + 1)."""
         return self._fill(lev, len(self._o_feat.orth), len(self._c_feat.orth))
 
-    def _fill(self, lev, o_len: int, c_len: int):
-        """ERRANT's cost and operation matrices for ``orig[:o_len]`` and ``cor[:c_len]``, shape
-        (o_len + 1, c_len + 1): the same cells as the top-left block of the whole matrices."""
+    def _fill(self, lev, o_end: int, c_end: int, start: int = 0):
+        """ERRANT's cost and operation matrices for ``orig[start:o_end]`` and
+        ``cor[start:c_end]``, shape (o_end - start + 1, c_end - start + 1): with ``start`` = 0
+        the same cells as the top-left block of the whole matrices; with a common prefix of
+        ``start`` tokens the same cells but the border (module doc)."""
         of, cf = self._o_feat, self._c_feat
-        o_orth, c_orth, o_low, c_low = of.orth, cf.orth, of.lower, cf.lower
+        o_len, c_len = o_end - start, c_end - start
+        o_orth, c_orth = of.orth[start:o_end], cf.orth[start:c_end]
+        o_low, c_low = of.lower[start:o_end], cf.lower[start:c_end]
         if not lev:
-            sub_matrix = self.sub_costs(of.head(o_len), cf.head(c_len))  # shape (o_len, c_len)
+            sub_matrix = self.sub_costs(of.part(start, o_end), cf.part(start, c_end))  # (o_len, c_len)
             # Transposition possible at (i, j) only if j >= c_first[i] and i >= o_first[j]
-            # (first positions in the whole texts: beyond the block, a position never passes).
-            c_first = [cf.first.get(x, len(c_orth)) for x in o_low]
-            o_first = [of.first.get(x, len(o_orth)) for x in c_low]
+            # (first positions in the whole texts, shifted to the block: a necessary condition).
+            c_first = [cf.first.get(x, len(cf.orth)) - start for x in o_low]
+            o_first = [of.first.get(x, len(of.orth)) - start for x in c_low]
         cost_matrix = [[0.0] * (c_len + 1) for _ in range(o_len + 1)]
         op_matrix = [["O"] * (c_len + 1) for _ in range(o_len + 1)]
         for i in range(1, o_len + 1):
