@@ -167,21 +167,41 @@ def shared_config_store():
     source's only other fields are two strings, and ``ConfigStore.load`` deep-copies the node it
     hands out, so nothing can mutate the shared store through the copy; Hydra's main branch no
     longer keeps the store in the source at all (facebookresearch/hydra#2928: the live singleton
-    read on each use), which is what the copy then does.  Nestable and thread-safe."""
+    read on each use), which is what the copy then does.  Nestable and thread-safe.
+
+    The class patched is the one Hydra's compositions use (:func:`_structured_config_source`),
+    not the one an import finds before Hydra's plugin scan."""
     try:
-        from hydra._internal.core_plugins.structured_config_source import StructuredConfigSource
-    except ImportError:  # another Hydra layout: its own copies, unchanged
+        source = _structured_config_source()
+    except (ImportError, AttributeError, ValueError):  # another Hydra layout: its own copies, unchanged
         return contextlib.nullcontext()
-    if vars(StructuredConfigSource).get("__deepcopy__", _share_store) is not _share_store:
+    if vars(source).get("__deepcopy__", _share_store) is not _share_store:
         return contextlib.nullcontext()  # a Hydra with a copy rule of its own: keep it
 
     def install():
-        StructuredConfigSource.__deepcopy__ = _share_store
+        source.__deepcopy__ = _share_store
 
     def restore():
-        del StructuredConfigSource.__deepcopy__
+        del source.__deepcopy__
 
     return _patch_while_open("store", install, restore)
+
+
+def _structured_config_source() -> type:
+    """The structured-config source class Hydra's config repositories are built with.
+
+    Hydra scans its plugin packages once a process (``hydra.core.plugins.Plugins``, at its first
+    composition) by *executing their modules again* (``spec.loader.exec_module`` on the module
+    already in ``sys.modules``), which defines ``StructuredConfigSource`` anew and registers that
+    new class: a class imported before the scan is never used after it (a patch on it was lost
+    for every composition of ``run.py`` and of a test process, whose blocks open before their
+    first composition).  So the scan runs first (what the first composition would do anyway) and
+    the class comes from Hydra's sources registry."""
+    from hydra._internal.sources_registry import SourcesRegistry
+    from hydra.core.plugins import Plugins
+
+    Plugins.instance()  # the one scan of the process; later calls return the same instance
+    return SourcesRegistry.instance().resolve("structured")
 
 
 def _share_store(self, memo):

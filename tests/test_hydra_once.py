@@ -200,11 +200,12 @@ def test_shared_config_store_copies_no_schema_and_composes_the_same_config():
     from dataclasses import dataclass
 
     from hydra import compose, initialize_config_module
-    from hydra._internal.core_plugins.structured_config_source import StructuredConfigSource
     from hydra.core.config_store import ConfigStore
     from hydra.core.global_hydra import GlobalHydra
 
-    from gec_meta.config import CONFIG_MODULE, register_configs, shared_config_store
+    from gec_meta.config import CONFIG_MODULE, _structured_config_source, register_configs, shared_config_store
+
+    StructuredConfigSource = _structured_config_source()  # the class Hydra's compositions use
 
     register_configs()
     overrides = ["metric=pt_errant", "dataset=gjg15", "aggregation=expected_wins"]
@@ -232,12 +233,46 @@ def test_shared_config_store_copies_no_schema_and_composes_the_same_config():
     assert late.late_test_group.x == 7
 
 
+# A fresh interpreter: the block opens before Hydra's plugin scan (as in run.py and in a test
+# process), which defines the structured-config source class anew (gec_meta/config.py::
+# _structured_config_source). Every deep copy of the ConfigStore is counted.
+_FRESH_BLOCK = """
+import copy
+from hydra.core.config_store import ConfigStore
+copies = []
+def counted(self, memo):
+    copies.append(1)
+    twin = copy.copy(self)
+    twin.repo = copy.deepcopy(self.repo, memo)
+    return twin
+ConfigStore.__deepcopy__ = counted
+from gec_meta.config import compose, parsed_yaml_once
+with parsed_yaml_once():
+    compose(("metric=length",))
+    compose(("metric=gleu", "dataset=gjg15"))
+after = compose(("metric=length", "dataset=gjg15"))
+print(len(copies), after.metric._target_)
+"""
+
+
+def test_a_block_opened_before_hydras_plugin_scan_still_shares_the_store():
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", _FRESH_BLOCK], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    inside, target = proc.stdout.split()
+    # compose() opens a block of its own for the third composition: no copy either; the
+    # function of the composed config is the metric's
+    assert inside == "0" and target.endswith("Length"), proc.stdout
+
+
 def test_shared_config_store_keeps_a_copy_rule_of_hydras_own(monkeypatch):
     """A Hydra whose structured-config source defines its own ``__deepcopy__`` keeps it: the
     block changes nothing."""
-    from hydra._internal.core_plugins.structured_config_source import StructuredConfigSource
+    from gec_meta.config import _structured_config_source, shared_config_store
 
-    from gec_meta.config import shared_config_store
+    StructuredConfigSource = _structured_config_source()  # the class Hydra's compositions use
 
     def own(self, memo):
         return self
