@@ -51,6 +51,7 @@ map onto rapidfuzz's fixed-cost distances.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,8 +66,8 @@ class DocFeatures:
     """What the alignment reads from a parsed text, read once (arrays have shape (T,)).
 
     Fields: ``orth``/``lower`` (lists of ids), ``texts``, ``lower_ids``/``lemma_ids`` (uint64),
-    ``pos_ids`` (uint64), ``open_pos`` (bool: ADJ, ADV, NOUN or VERB), ``first`` (lower id ->
-    first position).
+    ``pos_ids`` (uint64), ``open_pos`` (bool: ADJ, ADV, NOUN or VERB); ``first`` (lower id ->
+    first position) is derived from ``lower`` when first read.
     """
 
     orth: list
@@ -76,7 +77,14 @@ class DocFeatures:
     lemma_ids: np.ndarray
     pos_ids: np.ndarray
     open_pos: np.ndarray
-    first: dict
+
+    @functools.cached_property
+    def first(self) -> dict:
+        """Lower-case id -> its first position in the text."""
+        first: dict = {}
+        for i, x in enumerate(self.lower):
+            first.setdefault(x, i)
+        return first
 
     @classmethod
     def of(cls, doc, open_pos=Alignment._open_pos) -> "DocFeatures":
@@ -84,27 +92,20 @@ class DocFeatures:
         arr = doc.to_array(["ORTH", "LOWER", "LEMMA", "POS"]).reshape(len(doc), 4)
         orth, lower, pos = arr[:, 0].tolist(), arr[:, 1].tolist(), arr[:, 3].tolist()
         strings = doc.vocab.strings
-        first: dict = {}
-        for i, x in enumerate(lower):
-            first.setdefault(x, i)
         return cls(
             orth=orth, lower=lower, texts=[strings[x] for x in orth],
             lower_ids=arr[:, 1], lemma_ids=arr[:, 2], pos_ids=arr[:, 3],
             open_pos=np.array([p in open_pos for p in pos], dtype=bool),
-            first=first,
         )
 
     def part(self, start: int, end: int) -> "DocFeatures":
         """The features of the text's tokens ``start:end``."""
         if start == 0 and end == len(self.orth):
             return self
-        first: dict = {}
-        for i, x in enumerate(self.lower[start:end]):
-            first.setdefault(x, i)
         return DocFeatures(
             orth=self.orth[start:end], lower=self.lower[start:end], texts=self.texts[start:end],
             lower_ids=self.lower_ids[start:end], lemma_ids=self.lemma_ids[start:end],
-            pos_ids=self.pos_ids[start:end], open_pos=self.open_pos[start:end], first=first,
+            pos_ids=self.pos_ids[start:end], open_pos=self.open_pos[start:end],
         )
 
 

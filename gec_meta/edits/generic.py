@@ -70,12 +70,9 @@ def is_punct(token: str) -> bool:
 def _features(tokens: list[str]) -> DocFeatures:
     """What the alignment reads, from plain tokens (lemma and POS unused: zeros)."""
     lower = [t.lower() for t in tokens]
-    first: dict = {}
-    for i, x in enumerate(lower):
-        first.setdefault(x, i)
     zeros = np.zeros(len(tokens), dtype=np.uint64)
     return DocFeatures(orth=list(tokens), lower=lower, texts=list(tokens), lower_ids=np.array(lower, dtype=object),
-                       lemma_ids=zeros, pos_ids=zeros, open_pos=np.zeros(len(tokens), dtype=bool), first=first)
+                       lemma_ids=zeros, pos_ids=zeros, open_pos=np.zeros(len(tokens), dtype=bool))
 
 
 class GenericAlignment(FastAlignment):
