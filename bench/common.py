@@ -17,14 +17,43 @@ WORK = BENCH / ".work"
 PY = sys.executable
 
 
+def cpu_details(cpuinfo: str) -> str:
+    """``model name`` of the first CPU of a ``/proc/cpuinfo`` text, with its family, model and
+    widest vector extension: ``"AMD EPYC (family 23, model 1, AVX2)"``.
+
+    Cloud machines mask the model name ("AMD EPYC" on every host of these sessions) while hosts of
+    different generations sit behind it: on one, numpy's OpenBLAS multiplied spaCy's tok2vec
+    matrices ~3x faster than blis, on another (family 23, AVX2) no faster (bench/RESULTS.md,
+    "Session 20"), so a result row names the generation too."""
+    fields: dict[str, str] = {}
+    for line in cpuinfo.splitlines():
+        if not line.strip():
+            break  # the first processor's block
+        key, _, value = line.partition(":")
+        fields.setdefault(key.strip(), value.strip())
+    name = fields.get("model name", "unknown CPU")
+    flags = set(fields.get("flags", "").split())
+    vector = next((label for flag, label in (("avx512f", "AVX-512"), ("avx2", "AVX2"), ("avx", "AVX")) if flag in flags), None)
+    extra = [f"{label} {fields[key]}" for key, label in (("cpu family", "family"), ("model", "model")) if key in fields]
+    extra += [vector] if vector else []
+    return f"{name} ({', '.join(extra)})" if extra else name
+
+
 def machine() -> str:
-    cpu = "unknown CPU"
     try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+        cpu = cpu_details(Path("/proc/cpuinfo").read_text())
     except OSError:
+        cpu = "unknown CPU"
+    try:  # the kernel numpy's OpenBLAS picked for this CPU (DYNAMIC_ARCH), e.g. Haswell, SkylakeX
+        from threadpoolctl import threadpool_info
+
+        import numpy  # noqa: F401  (loads its BLAS, which threadpoolctl then reports)
+
+        blas = [f"{i['internal_api']} {i['architecture']}" for i in threadpool_info()
+                if i.get("user_api") == "blas" and i.get("architecture")]
+        if blas:
+            cpu += f", numpy BLAS {blas[0]}"
+    except ImportError:
         pass
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     return f"{cpu}, {os.cpu_count()} cores, {mem:.0f} GiB RAM, Python {platform.python_version()}, {platform.system()}"

@@ -1,0 +1,39 @@
+"""The benchmarks' machine description names the CPU's generation, not only its (masked) model
+name: hosts behind the same "AMD EPYC" differ ~3x in the BLAS speed spaCy's parses depend on
+(bench/RESULTS.md, "Session 20")."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+_SPEC = importlib.util.spec_from_file_location("bench_common", Path(__file__).resolve().parents[1] / "bench" / "common.py")
+_COMMON = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(_COMMON)
+cpu_details = _COMMON.cpu_details
+
+# Two processors of a /proc/cpuinfo, abridged; only the first one's block is read.
+CPUINFO = """processor\t: 0
+vendor_id\t: AuthenticAMD
+cpu family\t: 23
+model\t\t: 1
+model name\t: AMD EPYC
+flags\t\t: fpu sse sse2 avx fma avx2 bmi2
+
+processor\t: 1
+cpu family\t: 25
+model name\t: Something else
+flags\t\t: avx512f avx2
+"""
+
+
+def test_names_family_model_and_widest_vector_extension_of_the_first_cpu():
+    assert cpu_details(CPUINFO) == "AMD EPYC (family 23, model 1, AVX2)"
+    avx512 = CPUINFO.replace("bmi2", "avx512f bmi2")
+    assert cpu_details(avx512) == "AMD EPYC (family 23, model 1, AVX-512)"
+
+
+def test_missing_fields_leave_what_is_known():
+    assert cpu_details("model name\t: Some CPU\n") == "Some CPU"
+    assert cpu_details("") == "unknown CPU"
+    assert cpu_details("cpu family\t: 6\nflags\t: sse2\n") == "unknown CPU (family 6)"
