@@ -4,13 +4,20 @@ name: hosts behind the same "AMD EPYC" differ ~3x in the BLAS speed spaCy's pars
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 from pathlib import Path
 
-_SPEC = importlib.util.spec_from_file_location("bench_common", Path(__file__).resolve().parents[1] / "bench" / "common.py")
-_COMMON = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(_COMMON)
-cpu_details = _COMMON.cpu_details
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def cpu_details(monkeypatch):
+    """bench/common.py's ``cpu_details``, imported as the bench scripts import it (the bench
+    folder on the path, as tests/test_bench_options.py does)."""
+    monkeypatch.syspath_prepend(str(REPO / "bench"))
+    return importlib.import_module("common").cpu_details
 
 # Two processors of a /proc/cpuinfo, abridged; only the first one's block is read.
 CPUINFO = """processor\t: 0
@@ -27,13 +34,13 @@ flags\t\t: avx512f avx2
 """
 
 
-def test_names_family_model_and_widest_vector_extension_of_the_first_cpu():
+def test_names_family_model_and_widest_vector_extension_of_the_first_cpu(cpu_details):
     assert cpu_details(CPUINFO) == "AMD EPYC (family 23, model 1, AVX2)"
     avx512 = CPUINFO.replace("bmi2", "avx512f bmi2")
     assert cpu_details(avx512) == "AMD EPYC (family 23, model 1, AVX-512)"
 
 
-def test_missing_fields_leave_what_is_known():
+def test_missing_fields_leave_what_is_known(cpu_details):
     assert cpu_details("model name\t: Some CPU\n") == "Some CPU"
     assert cpu_details("") == "unknown CPU"
     assert cpu_details("cpu family\t: 6\nflags\t: sse2\n") == "unknown CPU (family 6)"
