@@ -49,6 +49,7 @@ from string import punctuation
 from typing import Sequence
 
 from gec_meta.cache import code_version, text_hash
+from gec_meta.edits.affixes import common_suffix_length
 from gec_meta.edits.edit import Edit
 from gec_meta.edits.extract import StoredExtractor
 from gec_meta.errors import MissingDataError
@@ -318,9 +319,7 @@ def alignments(src: Sequence[str], tgt: Sequence[str], res: Resources) -> list[l
         shape (A,): each a list of steps (op, i0, i1, j0, j1), as :func:`cheapest_alignments`.
     """
     n, m = len(src), len(tgt)
-    tail = 0
-    while tail < n and tail < m and src[n - 1 - tail] == tgt[m - 1 - tail]:
-        tail += 1
+    tail = common_suffix_length(src, tgt)
     if not tail:
         return cheapest_alignments(_operations(src, tgt, res))
     i0, j0 = n - tail, m - tail

@@ -58,6 +58,8 @@ import numpy as np
 from errant.alignment import Alignment
 from rapidfuzz.distance import Indel
 
+from gec_meta.edits.affixes import common_prefix_length, common_suffix_length
+
 INF = float("inf")
 
 
@@ -130,13 +132,9 @@ class FastAlignment(Alignment):
         self._o_feat = of = o_feat if o_feat is not None else DocFeatures.of(orig, self._open_pos)
         self._c_feat = cf = c_feat if c_feat is not None else DocFeatures.of(cor, self._open_pos)
         o_len, c_len = len(of.orth), len(cf.orth)
-        tail = 0
-        while tail < o_len and tail < c_len and of.orth[o_len - 1 - tail] == cf.orth[c_len - 1 - tail]:
-            tail += 1
+        tail = common_suffix_length(of.orth, cf.orth)
         o_end, c_end = o_len - tail, c_len - tail
-        head, limit = 0, min(o_end, c_end)
-        while head < limit and of.orth[head] == cf.orth[head]:
-            head += 1
+        head = common_prefix_length(of.orth, cf.orth, min(o_end, c_end))
         self.cost_matrix, self.op_matrix = self._fill(lev, o_end, c_end, head)
         seq = self.get_cheapest_align_seq()
         if head and not self._border_is_errants(seq, head):

@@ -56,6 +56,10 @@ from gec_meta.edits.extract import EditTuple, StoredExtractor
 VERSION = "1"
 #: The extractor's name in signatures.
 NAME = f"generic-align:{VERSION}"
+#: The source files whose code makes or stores this extractor's edits (the cache namespace hashes
+#: them): not the rest of ``edits/`` (spaCy's speed-ups, ChERRANT), whose changes leave these edits
+#: as they are.
+_CODE = ("edits/generic.py", "edits/errant_align.py", "edits/affixes.py", "edits/edit.py", "edits/extract.py")
 #: ERRANT's threshold on the character similarity of a substitution at a span boundary.
 SIMILAR_SPLIT = 0.75
 _HYPHENS = re.compile("['-]")
@@ -187,7 +191,7 @@ class GenericExtractor(StoredExtractor):
         return self.name
 
     def namespace(self) -> str:
-        return f"{NAME}|code:{code_version('edits/generic.py', 'edits/errant_align.py')}"
+        return f"{NAME}|code:{code_version(*_CODE)}"
 
     def extract(self, pairs: Sequence[tuple[str, str]], threads: int | None = None) -> list[tuple[Edit, ...]]:
         """Edits of every (source, target) pair.

@@ -1,15 +1,18 @@
 """Exact speed-ups of spaCy's English pipeline, for ERRANT's parses.
 
 ERRANT needs ``tag_``, ``pos_``, ``lemma_`` and ``dep_`` of every token, i.e. spaCy's tagger,
-parser, attribute ruler and lemmatizer.  On a 2-core machine three steps of that pipeline cost
-more than they need to; the replacements give the same annotations (tested token by token
+parser, attribute ruler and lemmatizer.  Three steps of that pipeline cost more than they need
+to; the replacements give the same annotations (tested token by token
 against the unmodified pipeline on all 27,405 distinct texts of the benchmarks and reference
 sets, ``tests/test_spacy_speed.py``).  ``GEC_META_SPACY_SPEEDUPS=0`` turns them off.
 
-1. **Matrix products.** thinc's ``NumpyOps`` multiplies with blis, whose generic kernel reaches
-   ~34 GFLOP/s on this machine's cores, while numpy's OpenBLAS (the same float32 sgemm) reaches
-   ~95 GFLOP/s on one thread; the tok2vec CNN is almost all matrix products (~3x faster).
-   ``NumpyOps(use_blis=False)`` is thinc's own switch for this.  Like any change of BLAS kernel
+1. **Matrix products.** thinc's ``NumpyOps`` multiplies with blis, whose generic kernel reached
+   ~34 GFLOP/s a core on every host measured, while numpy's OpenBLAS (the same float32 sgemm)
+   picks a kernel for the CPU: ~95 GFLOP/s on one thread of one 2-core host (the tok2vec CNN,
+   almost all matrix products, ~3x faster), ~35 on another whose cores (first-generation EPYC,
+   AVX2 on 128-bit units) both libraries already run at their limit, where it gains nothing and
+   costs nothing (bench/RESULTS.md, sessions 19 and 20).  ``NumpyOps(use_blis=False)`` is
+   thinc's own switch for this.  Like any change of BLAS kernel
    (blis itself picks one per CPU), the products may differ in the last bits of float32; the
    annotations (argmax of tag and parser scores) were identical on every benchmark text.
 2. **Attribute ruler matching.** spaCy's ``Matcher`` has no index over token attributes: it
