@@ -172,7 +172,8 @@ def shared_config_store():
     The class patched is the one Hydra's compositions use (:func:`_structured_config_source`),
     not the one an import finds before Hydra's plugin scan."""
     try:
-        source = _structured_config_source()
+        with _PATCH_LOCK:  # one thread runs Hydra's plugin scan; the others wait and find its class
+            source = _structured_config_source()
     except (ImportError, AttributeError, ValueError):  # another Hydra layout: its own copies, unchanged
         return contextlib.nullcontext()
     if vars(source).get("__deepcopy__", _share_store) is not _share_store:
