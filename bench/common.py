@@ -49,10 +49,13 @@ def machine() -> str:
 
         import numpy  # noqa: F401  (loads its BLAS, which threadpoolctl then reports)
 
-        blas = [f"{i['internal_api']} {i['architecture']}" for i in threadpool_info()
-                if i.get("user_api") == "blas" and i.get("architecture")]
+        blas = [i for i in threadpool_info() if i.get("user_api") == "blas" and i.get("architecture")]
+        # numpy's wheel ships its own OpenBLAS (site-packages/numpy.libs), named first even when
+        # another library loaded its BLAS before; a numpy built against a system BLAS has no such
+        # file, and then the first BLAS threadpoolctl lists is named
+        blas.sort(key=lambda i: "numpy" not in os.path.dirname(i.get("filepath") or ""))
         if blas:
-            cpu += f", numpy BLAS {blas[0]}"
+            cpu += f", numpy BLAS {blas[0]['internal_api']} {blas[0]['architecture']}"
     except ImportError:
         pass
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
