@@ -16,6 +16,7 @@ def test_affix_lengths_equal_commonprefix_on_random_token_lists():
         prefix = len(os.path.commonprefix([a, b]))
         assert common_suffix_length(a, b) == suffix
         assert common_prefix_length(a, b, min(len(a), len(b))) == prefix
+        assert common_prefix_length(a, b, 99) == prefix  # a limit past either length is cut to it
         # the limit ERRANT passes: the prefix within what the suffix left
         limit = min(len(a), len(b)) - suffix
         assert common_prefix_length(a, b, limit) == min(prefix, limit)

@@ -24,6 +24,7 @@ from typing import Iterator, Sequence
 from gec_meta.encoders.batching import MIN_TOKENS
 from gec_meta.fields import check_fields, integer, valid
 from gec_meta.devices import resolve_device, to_device
+from gec_meta.edits.affixes import common_prefix_length
 from gec_meta.llm.backends import (Answer, ChatBackend, Decoding, LLMBackendError, Made, Messages,
                                    integer_object_schema)
 
@@ -241,7 +242,7 @@ class TransformersChat(ChatBackend):
         if not self.reuse_prefix or self._prefix is None:
             return None, 0
         stored, cache = self._prefix
-        n = min(_common_prefix(stored, r, len(r) - 1) for r in rows)  # at least one token left to run
+        n = min(common_prefix_length(stored, r, len(r) - 1) for r in rows)  # at least one token left to run
         if n < 32 or (self.batch_size == 1 and min(len(r) for r in rows) - n < MIN_TOKENS):
             return None, 0
         reused = copy.deepcopy(cache)
@@ -318,7 +319,7 @@ class TransformersChat(ChatBackend):
             past, done = self._reuse_prefix(rows)
             store = self.reuse_prefix and self._prefix is None
             if past is None and B > 1:
-                done = min(_common_prefix(rows[0], r, len(r) - 1) for r in rows)
+                done = min(common_prefix_length(rows[0], r, len(r) - 1) for r in rows)
                 if done == 0:  # nothing shared: no unmasked token before the padding; one row at a time
                     return [self._structured_batch([r], [item])[0] for r, item in zip(rows, items)]
                 _, past = self._step(None, input_ids=torch.tensor([rows[0][:done]], device=self.device))
@@ -372,14 +373,6 @@ class TransformersChat(ChatBackend):
             written = sum(len(key_tokens[b][j]) for j in range(len(keys))) + len(keys)  # keys + values
             answers.append((Answer(text, probabilities[b]), written))
         return answers
-
-
-def _common_prefix(a: Sequence[int], b: Sequence[int], limit: int) -> int:
-    """Length of the common prefix of ``a`` and ``b``, at most ``limit``."""
-    n, limit = 0, min(limit, len(a), len(b))
-    while n < limit and a[n] == b[n]:
-        n += 1
-    return n
 
 
 def _crop(cache, length: int) -> None:
