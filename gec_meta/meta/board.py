@@ -404,9 +404,10 @@ def significance_pvalue(task: BoardTask, aggregation: str, a: MetricScores, b: M
     """p-value of "metric b is not worse than metric a" on one task (PERM-BOTH,
     :mod:`gec_meta.meta.clusters`): system scores swapped per system for r/ρ/pairwise accuracy;
     SPA's p^m entries swapped per system pair; acc_eq's pairwise outcomes (each metric at its
-    own ε*) swapped per judged pair, as mt-metrics-eval's ``PairwisePermutationSigDiff``; PDP's
-    (item, system) scores swapped per cell (``PermutationSigDiff``'s PERM-BOTH, mt-metrics-eval
-    has no PDP test of its own)."""
+    own ε* and tie tolerance ``resolution``, the tie rule its reported acc_eq was counted with,
+    :func:`gec_meta.meta.ties.metric_ties`) swapped per judged pair, as mt-metrics-eval's
+    ``PairwisePermutationSigDiff``; PDP's (item, system) scores swapped per cell
+    (``PermutationSigDiff``'s PERM-BOTH, mt-metrics-eval has no PDP test of its own)."""
     from gec_meta.meta import clusters
 
     if task.statistic == "pdp":  # PERM-BOTH on the (item, system) scores, as every correlation
@@ -417,7 +418,8 @@ def significance_pvalue(task: BoardTask, aggregation: str, a: MetricScores, b: M
                                   pdp_rows, rng, permutations, block_size=BLOCK_SIZE, batched=True, tolerance=1e-12)
     if task.level == "sentence":
         return clusters.perm_pairs(human.groups.metric(a.sentence_scores), human.groups.metric(b.sentence_scores),
-                                   human.groups.human, eps_a, eps_b, rng, permutations, block_size=BLOCK_SIZE)
+                                   human.groups.human, eps_a, eps_b, rng, permutations, block_size=BLOCK_SIZE,
+                                   resolution_a=a.resolution, resolution_b=b.resolution)
     if task.statistic == "spa":
         return clusters.spa_pvalue(human.pvalues[task.target], a.pvalues[aggregation], b.pvalues[aggregation],
                                    rng, permutations)
@@ -439,7 +441,8 @@ def _pvalue_inputs(task: BoardTask, aggregation: str, a: MetricScores, b: Metric
 def cached_pvalue(task: BoardTask, aggregation: str, a: MetricScores, b: MetricScores, human: HumanSide,
                   eps_a, eps_b, permutations: int, seed_words: Sequence[int], use_cache: bool) -> float:
     """:func:`significance_pvalue`, cached on disk by content (the arrays it reads, the test,
-    the permutations and the generator's seed): a second leaderboard only reads them."""
+    the permutations, the generator's seed, and both metrics' ε and tie tolerance
+    ``resolution``): a second leaderboard only reads them."""
     import hashlib
 
     from gec_meta import cache
@@ -453,6 +456,7 @@ def cached_pvalue(task: BoardTask, aggregation: str, a: MetricScores, b: MetricS
         x = np.ascontiguousarray(x, dtype=np.float64)
         h.update(repr(x.shape).encode() + x.tobytes())
     key = "cluster-pvalue|" + cache.text_hash(task.level, task.statistic, repr(eps_a), repr(eps_b),
+                                              repr(float(a.resolution)), repr(float(b.resolution)),
                                               repr(permutations), repr(list(seed_words)), repr(BLOCK_SIZE),
                                               cache.code_version("meta"), h.hexdigest())
     # computed by one of the leaderboards sharing the cache; the others wait for it and read it

@@ -6,7 +6,8 @@
   ``mt_metrics_eval.stats.PermutationSigDiff`` (google-research/mt-metrics-eval).
 * :func:`perm_pairs` / :func:`perm_pairs_result` -- the pairwise variant for segment-level
   acc_eq (``stats.PairwisePermutationSigDiff``, which the WMT23-25 tasks use with
-  ``perm_test="pairs"``): pair outcomes are swapped, each metric keeps its own epsilon, so no
+  ``perm_test="pairs"``): pair outcomes are swapped, each metric keeps its own epsilon (and tie
+  tolerance, ``resolution_a``/``resolution_b``: :func:`gec_meta.meta.ties.metric_ties`), so no
   epsilon* search runs per draw.
 * :func:`spa_pvalue` -- soft pairwise accuracy, swapping the two metrics' p-values per system
   pair (any aggregation; see its docstring).
@@ -53,6 +54,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from gec_meta.meta.significance import _zscore
+from gec_meta.meta.ties import metric_ties
 
 __all__ = ["PermBoth", "perm_both", "perm_both_result", "perm_pairs", "perm_pairs_result", "spa_pvalue",
            "significance_matrix", "ranks_from_matrix", "assign_ranks_lazily",
@@ -294,6 +296,8 @@ def perm_pairs_result(
     block_size: int = 1000,
     early_min: float = 0.02,
     early_max: float = 0.5,
+    resolution_a: float = 0.0,
+    resolution_b: float = 0.0,
 ) -> PermBoth:
     """Pairwise permutation test that metric A's acc_eq is better than B's
     (``mt_metrics_eval.stats.PairwisePermutationSigDiff(corr1=B, corr2=A, variant="acc23")``,
@@ -302,8 +306,17 @@ def perm_pairs_result(
     Instead of metric scores, each draw swaps A's and B's *outcome* of every pair of systems in
     a row (group) with probability 1/2, so each metric keeps its own tie threshold and no
     epsilon is re-optimised per draw.  A pair's outcome is the sign of the score difference,
-    0 when |difference| <= epsilon (``PairwiseDiffs``); it is correct when it equals the sign of
-    the human difference.  acc_eq of a row = correct pairs / C(n, 2) (Deutsch et al. 2023's
+    0 when the metric ties the pair (``PairwiseDiffs``: |difference| <= epsilon); it is correct
+    when it equals the sign of the human difference.  The metric's ties are decided by
+    :func:`gec_meta.meta.ties.metric_ties` with the metric's ``resolution`` (its tie tolerance),
+    the rule :func:`gec_meta.meta.ties.tie_calibrated_accuracy` counts with: with resolution 0
+    it is exactly ``|difference| <= epsilon``; with resolution > 0 the |differences| of all the
+    test's pairs are merged (values within the resolution of each other) and a pair ties when its
+    merged value <= epsilon + resolution / 2.  The test's pairs are every pair of judged cells
+    of a row, which, as the metric scores are finite on judged cells, are exactly the pairs
+    ``tie_calibrated_accuracy(human, metric, resolution=...)`` counts (over which it merges), so
+    with each metric's reported epsilon* and resolution the observed delta is the difference of
+    the reported acc_eq.  acc_eq of a row = correct pairs / C(n, 2) (Deutsch et al. 2023's
     acc_23), averaged over rows (``average_by="item"`` on (I, S) rows).  Scores are not
     standardised (the epsilons are on each metric's own scale).
 
@@ -318,8 +331,11 @@ def perm_pairs_result(
         metric_a, metric_b, human: shape (G, S); human NaN = not judged (those cells are
             dropped, as ``_ReshapeAndFilter``); metrics finite on judged cells.  Rows with fewer
             than two judged cells are skipped (mt-metrics-eval fails on them).
-        epsilon_a, epsilon_b: each metric's tie threshold (>= 0), e.g. its epsilon*.
+        epsilon_a, epsilon_b: each metric's tie threshold (>= 0), e.g. its epsilon* (as
+            ``tie_calibrated_accuracy`` reports it, rounded when its resolution > 0).
         rng, num_permutations, block_size, early_min, early_max: as :func:`perm_both_result`.
+        resolution_a, resolution_b: each metric's tie tolerance (>= 0; the ``resolution``
+            its epsilon* was found with); 0 = plain ``|difference| <= epsilon``.
 
     Returns:
         :class:`PermBoth` (draws = (acc_eq(A'), acc_eq(B'))).
@@ -328,6 +344,8 @@ def perm_pairs_result(
         raise ValueError("num_permutations and block_size must be >= 1")
     if epsilon_a < 0 or epsilon_b < 0:
         raise ValueError(f"epsilons must be non-negative, got {epsilon_a}, {epsilon_b}")
+    if not (resolution_a >= 0 and resolution_b >= 0):
+        raise ValueError(f"resolutions must be non-negative, got {resolution_a}, {resolution_b}")
     h = np.asarray(human, dtype=np.float64)
     a = np.asarray(metric_a, dtype=np.float64)
     b = np.asarray(metric_b, dtype=np.float64)
@@ -340,11 +358,11 @@ def perm_pairs_result(
     rows, first, second, pos, per_draw = _scored_pairs(h)
     human_sign = np.sign(h[rows, first] - h[rows, second])
 
-    def correct(x, eps):
+    def correct(x, eps, resolution):  # (P,) bool: the metric's outcome of each pair is the human's
         d = x[rows, first] - x[rows, second]
-        return np.where(np.abs(d) <= eps, 0.0, np.sign(d)) == human_sign
+        return np.where(metric_ties(np.abs(d), eps, resolution), 0.0, np.sign(d)) == human_sign
 
-    ca, cb = correct(a, epsilon_a), correct(b, epsilon_b)
+    ca, cb = correct(a, epsilon_a, resolution_a), correct(b, epsilon_b, resolution_b)
     starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])  # pairs are grouped by row
     num_pairs = np.diff(np.r_[starts, len(rows)])
 

@@ -19,13 +19,26 @@ For every pair (i, j), i < j, of systems that take part in a group, with Δh = h
 
 ``average="item"`` is the macro average over groups with at least one pair (mt-metrics-eval's
 ``average_by='item'``: rows with fewer than two scores are skipped); ``average="none"`` pools
-every pair into one statistic (``average_by='none'``).
+the within-group pairs of all groups into one statistic (micro average: every counted pair
+weighs 1/P).  That is *not* mt-metrics-eval's ``average_by='none'``, which flattens all
+(item, system) scores into one row and so also pairs scores *across* items (system A on item
+1 against system B on item 2); ours never compares scores of different groups.
 
 ε* (Deutsch et al. 2023, §5, "tie calibration") is the candidate among 0 and every distinct
 |Δm| of a counted pair that maximises the averaged acc_eq (or tau_eq); the smallest such ε
 wins (``tau_optimization`` keeps the first maximum of its ascending sweep, ``np.nanargmax``).
 As there, the |Δm| are sorted once and swept; the reported statistics are then recounted at
 ε* with :func:`tie_counts`, so a fixed ``epsilon=ε*`` gives the same numbers bit for bit.
+
+Tie tolerance (``resolution`` > 0, for metrics whose scores are only meaningful to a tolerance,
+e.g. float32 model scores).  Which pairs the metric ties is decided by one function,
+:func:`metric_ties`: the |Δm| of all counted pairs (every group together) closer than the
+resolution to their sorted neighbour are merged into one value, and a pair ties when its
+merged |Δm| <= ε + resolution / 2.  The ε* search scores every candidate with that same rule,
+the reported statistics are counted with it, and the leaderboard's significance test
+(:func:`gec_meta.meta.clusters.perm_pairs_result` with ``resolution_a``/``resolution_b``) ties
+its pairs with it too, so its observed difference is the difference of the reported acc_eq.
+With ``resolution`` = 0 the rule is plain ``|Δm| <= ε``.
 When several candidates reach the same maximum mathematically, ``tau_optimization``'s running
 float sum can make a later one look larger by ~1e-16 and pick it; here values within 1e-12 of
 the maximum count as equal, so the smallest such ε is chosen deterministically (the maximum
@@ -52,7 +65,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["TieCounts", "TieCalibrated", "EpsilonSweep", "tie_counts", "epsilon_sweep",
+__all__ = ["TieCounts", "TieCalibrated", "EpsilonSweep", "metric_ties", "tie_counts", "epsilon_sweep",
            "tie_calibrated_accuracy", "calibrate_epsilon", "system_pairwise_agreement",
            "system_pairwise_accuracy", "KENDALL_VARIANTS", "kendall_variant", "chance_accuracy"]
 
@@ -89,7 +102,8 @@ class TieCalibrated:
         epsilon: the ε used (ε* when it was searched).
         pairs: number of counted pairs (all groups).
         groups: number of groups with at least one counted pair.
-        average: ``"item"`` (macro over groups) or ``"none"`` (micro over pairs).
+        average: ``"item"`` (macro over groups) or ``"none"`` (micro over the within-group
+            pairs; not mt-metrics-eval's ``average_by='none'``, see the module docstring).
         calibrated: True when ε was searched on this data, False when it was given.
         counts: the per-group counts at ``epsilon``.
     """
@@ -109,8 +123,10 @@ class EpsilonSweep:
     """The averaged statistics at every candidate ε, ascending.
 
     Attributes:
-        thresholds: shape (K,): 0 and every distinct positive |Δm| of a counted pair.
-        acc_eq, tau_eq: shape (K,), averaged as ``average`` says.
+        thresholds: shape (K,): 0 and every distinct positive |Δm| of a counted pair (merged
+            |Δm|, see :func:`metric_ties`, when a resolution was given).
+        acc_eq, tau_eq: shape (K,), averaged as ``average`` says, with the metric tying a
+            pair as :func:`metric_ties` does at ε = the threshold.
         average: ``"item"`` or ``"none"``.
     """
 
@@ -127,8 +143,9 @@ class _Pairs:
     group: np.ndarray  # int: the group of the pair
     human_tie: np.ndarray  # bool: Δh == 0
     agree: np.ndarray  # bool: sign(Δh) == sign(Δm) and neither is 0
-    abs_dm: np.ndarray  # float: |Δm|
+    abs_dm: np.ndarray  # float: |Δm| as computed (not merged)
     num_groups: int
+    resolution: float = 0.0  # the metric's tie tolerance (see metric_ties)
 
 
 def _as_matrices(human, metric) -> tuple[np.ndarray, np.ndarray]:
@@ -163,6 +180,59 @@ def _merge_close(values: np.ndarray, resolution: float) -> np.ndarray:
     return out
 
 
+def _check_resolution(resolution: float) -> float:
+    resolution = float(resolution)
+    if not (resolution >= 0 and np.isfinite(resolution)):  # also rejects NaN
+        raise ValueError(f"resolution must be a finite non-negative number, got {resolution}")
+    return resolution
+
+
+def _check_epsilon(epsilon: float) -> float:
+    epsilon = float(epsilon)
+    if not epsilon >= 0:  # also rejects NaN
+        raise ValueError(f"epsilon must be a non-negative number, got {epsilon}")
+    return epsilon
+
+
+def metric_ties(abs_dm, epsilon: float, resolution: float = 0.0) -> np.ndarray:
+    """Which pairs the metric ties at ε: the one tie rule of tie-calibrated accuracy
+    (Deutsch et al. 2023, §3: a metric tie is |Δm| <= ε), shared by
+    :func:`tie_calibrated_accuracy` (its ε* search and its counts) and the pairwise permutation
+    test :func:`gec_meta.meta.clusters.perm_pairs_result`.
+
+    * ``resolution`` = 0: ``abs_dm <= epsilon`` (mt-metrics-eval's ``np.abs(x_diffs) <= epsilon``).
+    * ``resolution`` > 0 (the metric's tie tolerance): the values of ``abs_dm`` within
+      ``resolution`` of their sorted neighbour are merged into one value (the largest of their
+      run, :func:`_merge_close`), and a pair ties when its merged value <= ``epsilon +
+      resolution / 2``.  Distinct merged values are more than ``resolution`` apart, so an ε
+      rounded to the resolution's decimals (an error <= resolution / 2) ties the same pairs as
+      the unrounded one.
+
+    The merge runs over all of ``abs_dm`` together, so pass the |Δm| of *every* counted pair of
+    one metric (all groups), not group by group: the result for one pair depends on the others.
+
+    Args:
+        abs_dm: shape (P,): |m_i - m_j| of every counted pair, finite (any order).
+        epsilon: ε >= 0.
+        resolution: >= 0.
+
+    Returns:
+        bool array of shape (P,): True where the metric ties the pair.
+
+    Raises:
+        ValueError: a negative or NaN ε or resolution, a non-1-D or non-finite ``abs_dm``.
+    """
+    abs_dm = np.asarray(abs_dm, dtype=np.float64)
+    if abs_dm.ndim != 1:
+        raise ValueError(f"abs_dm must have shape (P,), got {abs_dm.shape}")
+    if not np.isfinite(abs_dm).all():
+        raise ValueError(f"abs_dm must be finite (shape {abs_dm.shape})")
+    epsilon, resolution = _check_epsilon(epsilon), _check_resolution(resolution)
+    if resolution > 0:
+        return _merge_close(abs_dm, resolution) <= epsilon + resolution / 2
+    return abs_dm <= epsilon
+
+
 def _pairs(human, metric, human_ties: bool, resolution: float = 0.0) -> _Pairs:
     h, m = _as_matrices(human, metric)
     G, S = h.shape
@@ -178,18 +248,11 @@ def _pairs(human, metric, human_ties: bool, resolution: float = 0.0) -> _Pairs:
     group = np.nonzero(counted)[0]  # row-major: the pairs of group 0 first
     dh, dm = dh[counted], dm[counted]
     return _Pairs(group=group, human_tie=dh == 0, agree=np.sign(dh) * np.sign(dm) > 0,
-                  abs_dm=_merge_close(np.abs(dm), float(resolution)), num_groups=G)
-
-
-def _check_epsilon(epsilon: float) -> float:
-    epsilon = float(epsilon)
-    if not epsilon >= 0:  # also rejects NaN
-        raise ValueError(f"epsilon must be a non-negative number, got {epsilon}")
-    return epsilon
+                  abs_dm=np.abs(dm), num_groups=G, resolution=_check_resolution(resolution))
 
 
 def _counts(p: _Pairs, epsilon: float) -> TieCounts:
-    metric_tie = p.abs_dm <= epsilon
+    metric_tie = metric_ties(p.abs_dm, epsilon, p.resolution)
 
     def per_group(mask: np.ndarray) -> np.ndarray:
         return np.bincount(p.group[mask], minlength=p.num_groups).astype(np.int64)
@@ -247,11 +310,14 @@ def _sweep(p: _Pairs, average: str) -> EpsilonSweep:
     tied_acc = p.human_tie.astype(np.float64)
     untied_tau, tied_tau = 2 * untied_acc - 1, 2 * tied_acc - 1
 
-    order = np.argsort(p.abs_dm, kind="stable")
-    sorted_dm = p.abs_dm[order]
+    merged = _merge_close(p.abs_dm, p.resolution)  # p.abs_dm itself when resolution = 0
+    order = np.argsort(merged, kind="stable")
+    sorted_dm = merged[order]
     thresholds = np.unique(np.concatenate([[0.0], sorted_dm]))
-    # Number of pairs tied at each threshold: those with |Δm| <= threshold.
-    tied_upto = np.searchsorted(sorted_dm, thresholds, side="right")
+    # Number of pairs tied at each threshold t, by metric_ties' rule: those with merged
+    # |Δm| <= t + resolution / 2 (|Δm| <= t when resolution = 0), the rule of the final count.
+    limits = thresholds + p.resolution / 2 if p.resolution > 0 else thresholds
+    tied_upto = np.searchsorted(sorted_dm, limits, side="right")
 
     def curve(untied: np.ndarray, tied: np.ndarray) -> np.ndarray:
         gain = np.concatenate([[0.0], np.cumsum((weight * (tied - untied))[order])])
@@ -261,7 +327,8 @@ def _sweep(p: _Pairs, average: str) -> EpsilonSweep:
                         tau_eq=curve(untied_tau, tied_tau), average=average)
 
 
-def epsilon_sweep(human, metric, average: str = "item", human_ties: bool = True) -> EpsilonSweep:
+def epsilon_sweep(human, metric, average: str = "item", human_ties: bool = True,
+                  resolution: float = 0.0) -> EpsilonSweep:
     """acc_eq and tau_eq at every candidate ε (``tau_optimization``'s ``thresholds``/``taus``).
 
     O(P log P) for P counted pairs: the |Δm| are sorted once and the per-pair changes summed
@@ -270,14 +337,18 @@ def epsilon_sweep(human, metric, average: str = "item", human_ties: bool = True)
 
     Args:
         human, metric: shape (G, S) (or (S,)); NaN = not judged / no score.
-        average: ``"item"`` (macro over groups with >= 1 pair) or ``"none"`` (all pairs).
+        average: ``"item"`` (macro over groups with >= 1 pair) or ``"none"`` (all
+            within-group pairs pooled; not mt-metrics-eval's ``average_by='none'``).
         human_ties: False drops the pairs the humans tied.
+        resolution: the metric's tie tolerance (see :func:`metric_ties`): candidates are the
+            merged |Δm| and each is scored with merged |Δm| <= threshold + resolution / 2,
+            as :func:`tie_calibrated_accuracy` counts.
 
     Returns:
         :class:`EpsilonSweep` with arrays of shape (K,).
     """
     _check_average(average)
-    return _sweep(_pairs(human, metric, human_ties), average)
+    return _sweep(_pairs(human, metric, human_ties, resolution), average)
 
 
 def _best_epsilon(sweep: EpsilonSweep, objective: str) -> float:
@@ -301,14 +372,19 @@ def tie_calibrated_accuracy(human, metric, epsilon: float | None = None, average
             part in that group's pairs.
         epsilon: None searches ε* on this data (Deutsch et al. 2023, §5); a number (e.g. from
             :func:`calibrate_epsilon` on a dev set) is used as given.
-        average: ``"item"`` = macro over groups with at least one pair, ``"none"`` = micro
-            over all pairs (mt-metrics-eval ``average_by``).
+        average: ``"item"`` = macro over groups with at least one pair (mt-metrics-eval's
+            ``average_by='item'``), ``"none"`` = micro over the within-group pairs of all
+            groups pooled.  ``"none"`` is *not* mt-metrics-eval's ``average_by='none'``: that
+            flattens all (item, system) scores into one row and also pairs scores across items.
         human_ties: False drops the pairs the humans tied (acc_eq at ε = 0 is then
             C / (C + D + T_m), WMT's Kendall-like accuracy).
         objective: ``"acc_eq"`` (the paper's choice) or ``"tau_eq"``: what ε* maximises.
-        resolution: |Δm| values closer than this to each other count as one value (0 = exact;
-            the metric's tie tolerance for float32 model scores, see :func:`_merge_close`);
-            ε* is then reported rounded to the resolution's decimals.
+        resolution: the metric's tie tolerance (0 = exact; float32 model scores): |Δm| values
+            closer than this to each other count as one value and a pair ties when its merged
+            |Δm| <= ε + resolution / 2 (:func:`metric_ties`), both in the ε* search and in the
+            reported counts, so the reported ``objective`` is the searched maximum.  ε* is
+            then reported rounded to the resolution's decimals; passing it back as a fixed
+            ``epsilon`` (same resolution) gives the same counts.
 
     Returns:
         :class:`TieCalibrated`.
@@ -320,16 +396,14 @@ def tie_calibrated_accuracy(human, metric, epsilon: float | None = None, average
     p = _pairs(human, metric, human_ties, resolution)
     calibrated = epsilon is None
     eps = _best_epsilon(_sweep(p, average), objective) if calibrated else _check_epsilon(epsilon)
-    if resolution > 0:
+    if p.resolution > 0 and calibrated:
         # The noise below the resolution is not part of ε*: it is reported rounded to the
-        # resolution's decimals (an error <= resolution / 2) and the metric ties |Δm| <= ε +
-        # resolution / 2, the same pairs as at the unrounded ε* (runs of merged |Δm| are more
-        # than the resolution apart), also when the rounded value is given back as a fixed ε.
-        if calibrated:
-            eps = round(eps, max(0, -int(np.floor(np.log10(resolution)))))
-        counts = _counts(p, eps + resolution / 2)
-    else:
-        counts = _counts(p, eps)
+        # resolution's decimals (an error <= resolution / 2).  metric_ties ties merged |Δm| <=
+        # ε + resolution / 2: the same pairs as at the unrounded ε* (the rule the sweep scored
+        # it with; runs of merged |Δm| are more than the resolution apart), also when the
+        # rounded value is given back as a fixed ε.
+        eps = round(eps, max(0, -int(np.floor(np.log10(p.resolution)))))
+    counts = _counts(p, eps)
     acc, tau = _average(counts, average)
     n = counts.pairs
     return TieCalibrated(acc_eq=acc, tau_eq=tau, epsilon=eps, pairs=int(n.sum()),
