@@ -217,31 +217,68 @@ def _attack_fields(root, corpus: str, lines, whitespace: str, attacks: bool, uni
 
 
 def _read_gjg15_table(path: Path) -> dict[str, dict[str, float]]:
+    """``gjg15_table3_human_scores.tsv``: system -> {"EW", "TS"}.
+
+    Raises:
+        DataError: naming the file and line: a row with another number of columns, a non-number,
+            a system whose row repeats an earlier one (it would silently replace it).
+    """
     rows = read_lines(path)
     if not rows:
         raise DataError("empty file", path)
     header = rows[0].split()
     out: dict[str, dict[str, float]] = {}
+    where: dict[str, int] = {}
     for i, row in enumerate(rows[1:], start=2):
         cells = row.split()
         if len(cells) != len(header):
             raise DataError(f"expected {len(header)} columns, got {len(cells)}", path, i)
         rec = dict(zip(header, cells))
         try:
-            out[rec["system"]] = {"EW": float(rec["EW"]), "TS": float(rec["TS"])}
+            system, scores = rec["system"], {"EW": float(rec["EW"]), "TS": float(rec["TS"])}
         except (KeyError, ValueError):
             raise DataError(f"bad row {row!r}", path, i) from None
+        if system in where:
+            raise DataError(f"system {system!r} repeats the row of line {where[system]}", path, i)
+        out[system], where[system] = scores, i
     return out
 
 
 def _read_wmt_scores(path: Path) -> dict[str, float]:
-    out = {}
+    """A WMT-style system score file (``human src-trg testset SYSTEM score`` per line):
+    system -> score.
+
+    Raises:
+        DataError: naming the file and line: another number of columns, a score that is not a
+            number, a system whose line repeats an earlier one (it would silently replace it).
+    """
+    out: dict[str, float] = {}
+    where: dict[str, int] = {}
     for i, row in enumerate(read_lines(path), start=1):
         cells = row.split()
         if len(cells) != 5:
             raise DataError(f"expected 5 columns (human src-trg testset SYSTEM score), got {row!r}", path, i)
-        out[cells[3]] = float(cells[4])
+        system = cells[3]
+        try:
+            score = float(cells[4])
+        except ValueError:
+            raise DataError(f"score {cells[4]!r} of system {system!r} is not a number", path, i) from None
+        if system in where:
+            raise DataError(f"system {system!r} repeats the line {where[system]}", path, i)
+        out[system], where[system] = score, i
     return out
+
+
+def _scores_of(table: dict, systems: Sequence[str], path: Path) -> list:
+    """``table[s]`` for each system, in order.
+
+    Raises:
+        DataError: naming the file and the systems it has no score for.
+    """
+    missing = [s for s in systems if s not in table]
+    if missing:
+        raise DataError(f"no human score for system(s) {missing} (the file has {sorted(table)})", path)
+    return [table[s] for s in systems]
 
 
 def load_gjg15(
@@ -272,13 +309,13 @@ def load_gjg15(
     if sorted(order) != sorted(GJG15_SYSTEMS):
         raise ConfigError(f"dataset.systems must be a permutation of {list(GJG15_SYSTEMS)}, got {list(order)}")
     if human_scores == "paper":
-        table = _read_gjg15_table(base / "gjg15_table3_human_scores.tsv")
-        human = {k: np.array([table[s][k] for s in order]) for k in ("EW", "TS")}
+        path = base / "gjg15_table3_human_scores.tsv"
+        rows = _scores_of(_read_gjg15_table(path), order, path)
+        human = {k: np.array([row[k] for row in rows]) for k in ("EW", "TS")}
     elif human_scores == "chollampatt_ng_2018":
         folder = base / "nusnlp-gecmetrics" / "scores" / "system_scores_humans"
-        ew = _read_wmt_scores(folder / "expected_wins.txt")
-        ts = _read_wmt_scores(folder / "trueskill.txt")
-        human = {"EW": np.array([ew[s] for s in order]), "TS": np.array([ts[s] for s in order])}
+        human = {k: np.array(_scores_of(_read_wmt_scores(folder / name), order, folder / name))
+                 for k, name in (("EW", "expected_wins.txt"), ("TS", "trueskill.txt"))}
     else:
         raise ConfigError(
             f"dataset.human_scores={human_scores!r}; choose 'paper' or 'chollampatt_ng_2018'"
@@ -407,12 +444,24 @@ def _load_gmeg(root, domain: str, split: str, name: str, options: dict, yahoo_di
 
 
 def _gmeg_corpus_scores(path: Path) -> dict[str, float]:
-    """``<domain>-corpus-scores.csv`` (``system,score``): system -> the published mean rating."""
-    rows = list(csv.DictReader(io.StringIO(read_text(path)[1])))
-    try:
-        table = {r["system"].strip(): float(r["score"]) for r in rows}
-    except (KeyError, ValueError, TypeError, AttributeError):
-        raise DataError("expected columns system,score", path) from None
+    """``<domain>-corpus-scores.csv`` (``system,score``): system -> the published mean rating.
+
+    Raises:
+        DataError: naming the file and line: no ``system``/``score`` column, a score that is not
+            a number, a system whose row repeats an earlier one (it would silently replace it);
+            naming the file: a system of :data:`GMEG_SYSTEMS` without a row.
+    """
+    reader = csv.DictReader(io.StringIO(read_text(path)[1]))
+    table: dict[str, float] = {}
+    where: dict[str, int] = {}
+    for r in reader:
+        try:
+            system, score = r["system"].strip(), float(r["score"])
+        except (KeyError, ValueError, TypeError, AttributeError):
+            raise DataError(f"expected columns system,score with a number, got {r}", path, reader.line_num) from None
+        if system in where:
+            raise DataError(f"system {system!r} repeats the row of line {where[system]}", path, reader.line_num)
+        table[system], where[system] = score, reader.line_num
     missing = [s for s in GMEG_SYSTEMS if s not in table]
     if missing:
         raise DataError(f"no human score for {missing}", path)

@@ -14,11 +14,22 @@ reader); spans lie inside the ``S`` sentence.  :func:`check_sources` checks that
 lines are the sentences being scored (after :func:`gec_meta.data.io.normalise`).  Errors name
 the file and line.
 
-The text is Unicode-normalised like every input (:func:`gec_meta.data.io.clean_unicode`).  The
-edits of one annotator in one sentence are a set, as errant_compare keys them: an ``A`` line
-that repeats an earlier one of the same annotator (same span and corrections) is dropped, with
-one warning per file naming the first such line (:func:`drop_duplicate_edits`).  m2scorer
-instead counts a matched repeat twice (precision can exceed 1) and an unmatched one twice.
+The text is Unicode-normalised like every input (:func:`gec_meta.data.io.clean_unicode`, line
+by line).  A token of an ``S`` line made only of format characters (a zero-width space, a
+left-to-right mark, ...) disappears then, while the ``A`` lines count their offsets on the raw
+tokens: the offsets of that block are moved to the remaining tokens (token i becomes i minus the
+removed tokens before it), and an edit that only deleted or inserted format characters (its span
+and every correction empty after cleaning) is no edit any more -- its annotator stays present in
+the sentence, as with a noop line.  One warning per file names the first such ``S`` line
+(:func:`parse_m2`).  Without this every later edit of the sentence would point one token too far
+right.
+
+The edits of one annotator in one sentence are a set: an ``A`` line that repeats an earlier one of
+the same annotator (same span and corrections) is dropped, with one warning per file naming the
+first such line (:func:`drop_duplicate_edits`).  This is this project's own rule (CHANGELOG.md,
+2026-11-26): m2scorer and errant_compare both count a repeat twice (errant_compare appends each
+line's category to the edit's key and counts a TP or FN per category; in m2scorer a matched repeat
+can make precision exceed 1).
 
 **Annotators who skip a sentence.**  An annotator with no ``A`` line in a sentence (not even a
 noop) has no annotation there.  m2scorer and errant_compare compare such a sentence only with
@@ -33,6 +44,7 @@ metrics can score those edits instead of re-extracting them (every other metric 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Literal, Sequence
@@ -40,7 +52,7 @@ from typing import Iterable, Literal, Sequence
 import warnings
 
 from gec_meta.errors import DataError, InputWarning
-from gec_meta.data.io import DEFAULT_UNICODE, check_unicode_mode, clean_unicode, normalise, read_text
+from gec_meta.data.io import DEFAULT_UNICODE, check_unicode_mode, clean_line, clean_unicode, normalise, read_text
 
 NOOP_TYPES = frozenset({"noop"})
 
@@ -126,14 +138,75 @@ def _parse_a_line(body: str, path: Path, line_no: int, num_tokens: int) -> GoldE
     return GoldEdit(start, end, etype, corrections, annotator, line_no)
 
 
-def parse_m2(text: str, path: str | Path = "<string>") -> tuple[M2Sentence, ...]:
-    """Parse M2 text.  See :func:`read_m2`."""
+def parse_m2(text: str, path: str | Path = "<string>", raw: str | None = None) -> tuple[M2Sentence, ...]:
+    """Parse M2 text.  See :func:`read_m2`.
+
+    Args:
+        text: the M2 text (after :func:`gec_meta.data.io.clean_unicode` in :func:`read_m2`).
+        path: the file (for errors).
+        raw: the text before cleaning, line for line (None: ``text`` is the raw text).  Where
+            an ``S`` line lost tokens to the cleaning, the offsets of its block's ``A`` lines
+            are moved to the remaining tokens, and an edit that only deleted or inserted format
+            characters becomes a noop (:func:`_parse_m2`); :func:`read_m2` warns about it.
+    """
+    return _parse_m2(text, path, raw)[0]
+
+
+#: What cleaning did to a file's edits, for :func:`read_m2`'s warning: (line of the first ``S``
+#: line that lost tokens or 0, number of such ``S`` lines, line of the first dropped edit or 0,
+#: number of dropped edits); None when nothing.
+UnicodeReport = tuple[int, int, int, int] | None
+
+
+def _removed_tokens(raw_line: str, line: str, path: Path, line_no: int) -> list[int]:
+    """Indices (0-based, in the raw ``S`` sentence) of the raw tokens that cleaning removed.
+
+    ``line`` is ``clean_line(raw_line)``.  Cleaning removes format characters and applies NFC,
+    neither of which adds, removes or moves whitespace, so the cleaned tokens are the raw tokens
+    cleaned one by one, without the empty ones (checked).  Raw tokens before the ``S`` tag (format
+    characters at the line start) are not sentence tokens.
+    """
+    raw_tokens = raw_line.split()
+    cleaned = [clean_line(t) for t in raw_tokens]
+    if [t for t in cleaned if t] != line.split():  # cannot happen: whitespace is never touched
+        raise DataError("Unicode cleaning changed the S line's tokens other than by removing whole "
+                        "tokens; give --unicode raw", path, line_no)
+    tag = next(k for k, t in enumerate(cleaned) if t)  # the 'S' (line.split()[0])
+    return [k - tag - 1 for k in range(tag + 1, len(cleaned)) if not cleaned[k]]
+
+
+def _raw_edit_is_vacuous(edit: GoldEdit, raw_line: str, line: str) -> bool:
+    """Whether the raw ``A`` line (before cleaning) already had an empty span and only empty
+    corrections (a file's own vacuous edit, kept as before; cleaning did not make it so)."""
+    if edit.start != edit.end:
+        return False
+    if raw_line == line:
+        return True
+    fields = raw_line.split("|||")
+    return len(fields) == 6 and all(c.strip() in ("", "-NONE-") for c in fields[2].split("||"))
+
+
+def _parse_m2(text: str, path: str | Path, raw: str | None) -> tuple[tuple[M2Sentence, ...], UnicodeReport]:
+    """:func:`parse_m2` and what cleaning did to the edits (:data:`UnicodeReport`).
+
+    An ``A`` line's span is checked against the raw ``S`` tokens, then moved: offset i becomes
+    i minus the number of removed tokens before i, so a span of removed tokens only becomes an
+    empty span at their place.  An edit whose moved span is empty and whose corrections are all
+    empty after cleaning (and were not so in the raw line) changed nothing but invisible
+    characters: it becomes a noop of its annotator (present in the sentence, no edit).
+    """
     path = Path(path)
+    lines = text.split("\n")
+    raw_lines = None if raw is None or raw is text else raw.split("\n")
+    if raw_lines is not None and len(raw_lines) != len(lines):  # clean_unicode keeps the lines
+        raise DataError(f"Unicode cleaning changed the number of lines ({len(raw_lines)} -> {len(lines)})", path)
     sentences: list[M2Sentence] = []
     source: str | None = None
     source_line = 0
     edits: list[GoldEdit] = []
     num_tokens = 0
+    removed: list[int] = []  # raw token indices of the current S line that cleaning removed
+    first_s = n_s = first_drop = n_drop = 0
 
     def flush() -> None:
         nonlocal source, edits
@@ -141,11 +214,12 @@ def parse_m2(text: str, path: str | Path = "<string>") -> tuple[M2Sentence, ...]
             sentences.append(M2Sentence(source, tuple(edits), source_line))
         source, edits = None, []
 
-    for line_no, raw in enumerate(text.split("\n"), start=1):
-        line = raw.rstrip("\r")
+    for line_no, raw_full in enumerate(lines, start=1):
+        line = raw_full.rstrip("\r")
         if not line.strip():
             flush()
             continue
+        raw_line = line if raw_lines is None else raw_lines[line_no - 1].rstrip("\r")
         tag, _, body = line.partition(" ")
         if tag == "S":
             if source is not None:
@@ -154,14 +228,30 @@ def parse_m2(text: str, path: str | Path = "<string>") -> tuple[M2Sentence, ...]
                 )
             source, source_line = normalise(body), line_no
             num_tokens = len(source.split())
+            removed = []
+            if raw_line != line:
+                removed = _removed_tokens(raw_line, line, path, line_no)
+                num_tokens += len(removed)  # A lines count on the raw tokens
+                if removed:
+                    first_s, n_s = first_s or line_no, n_s + 1
         elif tag == "A":
             if source is None:
                 raise DataError("A line outside a block (no preceding S line)", path, line_no)
-            edits.append(_parse_a_line(body, path, line_no, num_tokens))
+            edit = _parse_a_line(body, path, line_no, num_tokens)
+            if (removed or raw_line != line) and not edit.is_noop:
+                start = edit.start - bisect_left(removed, edit.start)
+                end = edit.end - bisect_left(removed, edit.end)
+                if start == end and not any(edit.corrections) and not _raw_edit_is_vacuous(edit, raw_line, line):
+                    edit = GoldEdit(-1, -1, "noop", edit.corrections, edit.annotator, line_no)
+                    first_drop, n_drop = first_drop or line_no, n_drop + 1
+                elif (start, end) != (edit.start, edit.end):
+                    edit = GoldEdit(start, end, edit.type, edit.corrections, edit.annotator, line_no)
+            edits.append(edit)
         else:
             raise DataError(f"line starts with neither 'S ' nor 'A ': {line[:40]!r}", path, line_no)
     flush()
-    return tuple(sentences)
+    report = (first_s, n_s, first_drop, n_drop) if n_s or n_drop else None
+    return tuple(sentences), report
 
 
 def read_m2(
@@ -175,20 +265,48 @@ def read_m2(
         unicode: ``nfc+cf`` (default) or ``raw`` (:func:`gec_meta.data.io.clean_unicode`).
 
     Returns:
-        one :class:`M2Sentence` per block, shape (num_sentences,), repeated edits of an
-        annotator dropped (:func:`drop_duplicate_edits`).
+        one :class:`M2Sentence` per block, shape (num_sentences,), its edits on the cleaned
+        tokens (where cleaning removed whole ``S`` tokens, the offsets are moved and edits of
+        format characters only become noops: :func:`_parse_m2`; warned once per file), repeated
+        edits of an annotator dropped (:func:`drop_duplicate_edits`).
     """
     path = Path(path)
     raw, text = read_text(path)
-    text = clean_unicode(text, path, check_unicode_mode(unicode))
+    cleaned = clean_unicode(text, path, check_unicode_mode(unicode))
     from gec_meta.cache import Codec, cached_parse, source_tag
 
-    # The parse cache holds data only: the blocks as JSON values, rebuilt by _from_data.
-    sentences = cached_parse(source_tag(__file__, "m2", unicode), raw, lambda: parse_m2(text, path),
-                             Codec("m2-blocks", _to_data, _from_data))
+    # The parse cache holds data only: the blocks (and what cleaning did to the edits, for the
+    # warning below) as JSON values, rebuilt by _from_data.  The key hashes this file and the
+    # raw bytes; the cleaning mode is in the tag.
+    sentences, report = cached_parse(source_tag(__file__, "m2", unicode), raw,
+                                     lambda: _parse_m2(cleaned, path, text),
+                                     Codec("m2-blocks", _to_data, _from_data))
+    if report is not None:
+        _warn_moved_edits(path, report)
     if expected is not None and len(sentences) != expected:
         raise DataError(f"has {len(sentences)} sentences, expected {expected}", path)
     return drop_duplicate_edits(sentences, path)
+
+
+_MOVED_REPORTED: set[str] = set()  # files warned about (once per process)
+
+
+def _warn_moved_edits(path: Path, report: tuple[int, int, int, int]) -> None:
+    """Warn once per file (:class:`~gec_meta.errors.InputWarning`) that cleaning removed whole
+    ``S`` tokens (edit offsets moved) or made edits vacuous (dropped), naming the first line."""
+    if str(path) in _MOVED_REPORTED:
+        return
+    _MOVED_REPORTED.add(str(path))
+    first_s, n_s, first_drop, n_drop = report
+    parts = []
+    if n_s:
+        parts.append(f"{n_s} S line(s) have tokens made only of format characters, removed by Unicode "
+                     "normalisation; the A lines of those blocks are moved to the remaining tokens")
+    if n_drop:
+        parts.append(f"{n_drop} edit(s) that only deleted or inserted format characters (first: line "
+                     f"{first_drop}) are dropped, their annotators still present in the sentence (as a noop)")
+    warnings.warn(f"{path}:{first_s or first_drop}: {'; '.join(parts)} (--unicode raw: keep the raw text)",
+                  InputWarning, stacklevel=3)
 
 
 _DUPLICATES_REPORTED: set[str] = set()  # files warned about (once per process)
@@ -198,9 +316,11 @@ def drop_duplicate_edits(sentences: Sequence[M2Sentence], path: str | Path) -> t
     """The sentences with every repeated edit of an annotator dropped (the first one kept).
 
     Two ``A`` lines of one annotator in one sentence are the same edit when their span and
-    corrections are equal (the type and comment do not matter to any scorer); noops are kept
-    as they are.  Warns once per file (:class:`~gec_meta.errors.InputWarning`) naming the
-    first repeated line and how many there are.
+    corrections are equal (the type and comment do not matter here); noops are kept as they
+    are.  Counting a repeat once is this project's rule (CHANGELOG.md, 2026-11-26): m2scorer and
+    errant_compare count it twice, so on a file with repeats their scores differ from ours.
+    Warns once per file (:class:`~gec_meta.errors.InputWarning`) naming the first repeated line
+    and how many there are.
 
     Args:
         sentences: shape (N,).
@@ -232,26 +352,31 @@ def drop_duplicate_edits(sentences: Sequence[M2Sentence], path: str | Path) -> t
         warnings.warn(
             f"{path}:{e.line}: repeats the edit of line {first.line} (annotator {e.annotator}, span "
             f"{e.start} {e.end}); {len(dropped)} repeated edit(s) in this file are counted once "
-            "(the edits of an annotator are a set, as errant_compare keys them)",
+            "(m2scorer and errant_compare count a repeat twice; CHANGELOG.md)",
             InputWarning, stacklevel=3,
         )
     return tuple(out)
 
 
-def _to_data(sentences: Sequence[M2Sentence]) -> list:
-    """Parsed blocks as JSON values: ``[source, line, [[start, end, type, corrections,
+def _to_data(parsed: tuple[Sequence[M2Sentence], UnicodeReport]) -> dict:
+    """Parsed blocks as JSON values: ``blocks``: ``[source, line, [[start, end, type, corrections,
     annotator, line], ...]]`` per block (every field of :class:`M2Sentence` / :class:`GoldEdit`,
-    in order; ``tests/test_cache.py`` checks the list against the dataclasses)."""
-    return [[s.source, s.line, [[e.start, e.end, e.type, e.corrections, e.annotator, e.line] for e in s.edits]]
-            for s in sentences]
+    in order; ``tests/test_cache.py`` checks the list against the dataclasses); ``unicode``: the
+    :data:`UnicodeReport` as a list, or None."""
+    sentences, report = parsed
+    return {"blocks": [[s.source, s.line, [[e.start, e.end, e.type, e.corrections, e.annotator, e.line]
+                                           for e in s.edits]] for s in sentences],
+            "unicode": None if report is None else list(report)}
 
 
-def _from_data(blocks: list) -> tuple[M2Sentence, ...]:
-    return tuple(
+def _from_data(data: dict) -> tuple[tuple[M2Sentence, ...], UnicodeReport]:
+    sentences = tuple(
         M2Sentence(source, tuple(GoldEdit(start, end, kind, tuple(corrections), annotator, a_line)
                                  for start, end, kind, corrections, annotator, a_line in edits), line)
-        for source, line, edits in blocks
+        for source, line, edits in data["blocks"]
     )
+    report = data["unicode"]
+    return sentences, None if report is None else tuple(int(x) for x in report)
 
 
 def check_sources(
@@ -292,8 +417,13 @@ def apply_edits(source: str, edits: Iterable[GoldEdit]) -> str:
     """Apply one annotator's edits (first alternative of each) to a tokenised source.
 
     Edits are applied in file order with a running offset, the procedure of the usual
-    M2-to-text converters; it reproduces BN-10GEC's plain-text references exactly (1,312/1,312
-    lines for all ten annotators), including its few overlapping edits.  Noops are ignored.
+    M2-to-text converters.  On BN.m2 as :func:`parse_m2` gives it (every ``A`` line) it reproduces
+    BN-10GEC's plain-text references exactly (1,312/1,312 lines for all ten annotators),
+    including its few overlapping edits; on :func:`read_m2`'s blocks, whose repeated edits are
+    dropped (:func:`drop_duplicate_edits`), BN1 line 333 and BN4 line 904 differ: BN.m2 repeats
+    a deletion there (lines 11691/11692 and 29255/29256), which the BN files apply twice (with
+    the running offset the second one deletes the token before, "hence" / "spread") and the
+    deduplicated blocks once.  Noops are ignored.
     """
     from gec_meta.edits.edit import apply_edits as apply
 

@@ -85,8 +85,9 @@ def read_multigec_ratings(path: Path) -> dict[str, np.ndarray]:
 
 def read_results_table(path: Path, heading: str) -> dict[str, dict[str, float]]:
     """The table under ``## <heading>`` of an official results file: team -> column -> value
-    (markdown bold ``__x__`` removed; keys of :data:`MULTIGEC_COLUMNS`)."""
-    lines = read_text(path)[1].split("\n")
+    (markdown bold ``__x__`` removed; keys of :data:`MULTIGEC_COLUMNS`).  Lines are compared
+    stripped, so a file with Windows line ends (CRLF) or trailing blanks reads the same."""
+    lines = [line.strip() for line in read_text(path)[1].split("\n")]
     try:
         start = lines.index(f"## {heading}")
     except ValueError:

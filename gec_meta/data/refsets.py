@@ -361,20 +361,30 @@ REF_FORMATS = ("auto", "m2", "text")
 M2_SUFFIXES = (".m2", ".errant")
 
 
-def _looks_like_m2(path: str | Path) -> bool:
-    """The file starts like an M2 file: an ``S`` line, then an ``A start end|||`` line or a
-    blank line and another ``S`` line.  (A plain-text corpus whose first sentence starts with
-    ``S`` has no such second line.)"""
+def _m2_head(path: str | Path) -> tuple[bool, int]:
+    """Whether the file starts like an M2 file, and the line of its first non-blank line (1 for
+    an empty or unreadable file).
+
+    Starting like M2: after any blank lines (m2scorer's and errant's readers skip them too), an
+    ``S`` line, then an ``A start end|||`` line or a blank line and another ``S`` line.  (A
+    plain-text corpus whose first sentence starts with ``S`` has no such second line.)"""
     import re
 
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
-            head = [f.readline().lstrip("\ufeff").rstrip("\r\n") for _ in range(3)]
+            first, line_no = "", 0
+            for line_no, raw in enumerate(f, start=1):
+                first = raw.lstrip("\ufeff").rstrip("\r\n") if line_no == 1 else raw.rstrip("\r\n")
+                if first.strip():
+                    break
+            head = [first] + [f.readline().rstrip("\r\n") for _ in range(2)]
     except OSError:
-        return False
+        return False, 1
+    line_no = max(line_no, 1)
     if not head[0].startswith("S "):
-        return False
-    return bool(re.match(r"A -?\d+ -?\d+\|\|\|", head[1])) or (not head[1].strip() and head[2].startswith("S "))
+        return False, line_no
+    return (bool(re.match(r"A -?\d+ -?\d+\|\|\|", head[1]))
+            or (not head[1].strip() and head[2].startswith("S "))), line_no
 
 
 def reference_format(path: str | Path, ref_format: str = "auto") -> str:
@@ -397,14 +407,14 @@ def reference_format(path: str | Path, ref_format: str = "auto") -> str:
     named_m2 = Path(path).suffix.lower() in M2_SUFFIXES
     if not Path(path).is_file():
         return "m2" if named_m2 else "text"  # the reader reports the missing file
-    looks = _looks_like_m2(path)
+    looks, line = _m2_head(path)
     if named_m2 and not looks and not _is_blank(path):
         raise DataError("is named like an M2 file but does not start like one (an 'S ' line, then 'A ' lines); "
-                        "give --ref-format text to read it as plain text", path, 1)
+                        "give --ref-format text to read it as plain text", path, line)
     if not named_m2 and looks:
         raise DataError("starts like an M2 file ('S ' and 'A ' lines) but is not named *.m2 or *.errant; "
                         "give --ref-format m2 to read it as M2, or --ref-format text to read it as plain text",
-                        path, 1)
+                        path, line)
     return "m2" if named_m2 else "text"
 
 

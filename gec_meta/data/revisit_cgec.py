@@ -49,17 +49,26 @@ YACLC_DEV = "cltc/datasets/track3/dev/yaclc-{}_dev.para"
 
 
 def _rows(path: Path) -> dict[int, list[str]]:
-    """id -> [source, reference, ...] of a tab-separated file (id, source, references)."""
+    """id -> [source, reference, ...] of a tab-separated file (id, source, references).
+
+    Raises:
+        DataError: naming the file and line: fewer than three fields, a non-integer id, an id
+            that repeats an earlier line's (the later row would silently replace it).
+    """
     out: dict[int, list[str]] = {}
+    where: dict[int, int] = {}
     for k, line in enumerate(read_lines(path, unicode="raw", whitespace="rstrip"), start=1):
         fields = line.split("\t")
         if len(fields) < 3:
             raise DataError(f"expected id, source and at least one reference separated by tabs, got {len(fields)} field(s)",
                             path, k)
         try:
-            out[int(fields[0])] = fields[1:]
+            key = int(fields[0])
         except ValueError:
             raise DataError(f"non-integer id {fields[0]!r}", path, k) from None
+        if key in where:
+            raise DataError(f"id {key} repeats the id of line {where[key]}", path, k)
+        out[key], where[key] = fields[1:], k
     return out
 
 
