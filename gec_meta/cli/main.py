@@ -4,7 +4,7 @@
     gec-meta score --src SRC --hyp A B --ref R1 R2 --metric pt_m2 -c encoder=minilm --aggregation trueskill --json
     gec-meta score --src SRC --hyp-m2 SYS.errant --ref REF.errant --metric cleme_dependent_corpus
     gec-meta rank  --src SRC --hyp A B C --ref R1 R2 --metric gleu_corrected --aggregation default trueskill
-    gec-meta errant-types --src SRC --hyp SYS.txt --ref R1 R2 [--cat 3]
+    gec-meta errant-types --src SRC --hyp SYS.txt --ref R1 R2 [--cat 3] [--reference-edits gold]
     gec-meta attribute --src SRC --hyp SYS.txt --ref R1 --metric sentm2 --method shapley [--json] [--png P]
     gec-meta uot-align --dataset seeda --system GPT-3.5 --sentence 12 [--encoder minilm]
     gec-meta data [--dest DIR] [--mirror DIR]     # fetch the benchmarks (sha256-verified)
@@ -145,13 +145,15 @@ def _print_table(out: dict, aggregations: Sequence[str]) -> None:
 
 
 def _errant_types(args) -> dict:
+    from gec_meta.metrics.edit.core import reference_kind_for
     from gec_meta.report.error_types import errant_by_type
 
     sources = read_lines(args.src, unicode=args.unicode)
     check_nonempty(sources, args.src)
     hyp = read_lines(args.hyp, expected=len(sources), unicode=args.unicode)
-    refs = read_references(args.ref, sources, args.ref_format, args.unicode).texts
-    return errant_by_type(sources, hyp, refs, beta=args.beta, level=args.cat)
+    refs = read_references(args.ref, sources, args.ref_format, args.unicode)
+    return errant_by_type(sources, hyp, refs.for_metric(reference_kind_for(args.reference_edits)), beta=args.beta,
+                          level=args.cat, reference_edits=args.reference_edits)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -178,6 +180,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--ref", nargs="+", required=True)
     p.add_argument("--cat", type=int, default=3, choices=[1, 2, 3])
     p.add_argument("--beta", type=float, default=0.5)
+    p.add_argument("--reference-edits", choices=["extract", "gold"], default="extract",
+                   help="extract: the references' edits and types re-extracted by ERRANT (metric=errant's default); "
+                        "gold: an M2 --ref file's own edits and types (errant_compare -ref REF.m2 -cat)")
     p.add_argument("--json", action="store_true")
     add_input_options(p)
     sub.add_parser("attribute", add_help=False,

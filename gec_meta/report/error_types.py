@@ -17,6 +17,7 @@ def errant_by_type(
     references: Sequence[Sequence[str]],
     beta: float = 0.5,
     level: int = 3,
+    reference_edits: str = "extract",
 ) -> dict[str, dict[str, float]]:
     """Per-type TP/FP/FN and P/R/F of one system, as ``errant_compare -cat {1,2,3}``.
 
@@ -25,14 +26,19 @@ def errant_by_type(
     the hypothesis edit's type and FN under the reference edit's type.
 
     Args:
-        sources: shape (N,).  hypotheses: shape (N,).  references: shape (R, N).
+        sources: shape (N,).  hypotheses: shape (N,).
+        references: shape (R, N): texts for ``reference_edits="extract"``; M2 gold edits
+            (:meth:`gec_meta.data.refsets.References.for_metric` ``("m2")``) for ``"gold"``.
         level: 1 = operation (M/R/U), 2 = type without operation (NOUN, VERB:SVA ...),
             3 = full type (R:NOUN).
+        reference_edits: ``extract`` (the references' edits and types re-extracted by ERRANT
+            from their texts, as ``metric=errant``'s default) or ``gold`` (an M2 reference
+            file's own spans and types, as ``errant_compare -ref REF.m2 -cat`` reads them).
 
     Returns:
         ``{type: {"tp", "fp", "fn", "p", "r", "f"}}`` plus ``"ALL"``.
     """
-    metric = Errant(beta=beta)
+    metric = Errant(beta=beta, reference_edits=reference_edits)
     matches = metric.match(sources, [hypotheses], references)  # (1, N, R)
     stats = metric.edit_stats(sources, [hypotheses], references, matches)
     best = metric.corpus_best_reference(stats)[0]

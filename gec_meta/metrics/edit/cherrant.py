@@ -12,7 +12,8 @@ reproduces (tests/test_cherrant.py checks them against the official scripts' out
 * **Not annotatable.**  A sentence whose only reference is ``无法标注`` (the ``NA`` pseudo-edit)
   counts nothing for any system (:func:`cherrant_statistics`).
 * **Rounded F.**  The running-total choice of each sentence's reference compares F_beta rounded
-  to 4 decimals, as its ``computeFScore`` returns it (:func:`rounded_running_best`).
+  to 4 decimals, as its ``computeFScore`` returns it
+  (:func:`gec_meta.metrics.edit.core.rounded_running_best`, errant_compare's rule as well).
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ from typing import Sequence
 import numpy as np
 
 from gec_meta.edits.edit import Edit
-from gec_meta.metrics.base import f_beta
-from gec_meta.metrics.edit.core import lexicographic_best
 
 #: The key ChERRANT's scorer gives to "no edit" (and to ``NA``).
 NOOP_KEY = (-1, -1, "-NONE-")
@@ -100,19 +99,3 @@ def cherrant_statistics(hyp: Sequence[Sequence[Sequence[Edit]]], ref: Sequence[S
                     c = memo[key] = cherrant_counts(*key)
                 out[s, n, r] = c
     return out
-
-
-def rounded_running_best(cand: np.ndarray, beta: float) -> np.ndarray:
-    """The reference of each system that ChERRANT's running-total rule keeps: the largest
-    F_beta of the totals rounded to 4 decimals (Python's ``round``, as ``computeFScore``), then
-    TP, -FP, -FN; the first on a full tie.
-
-    Args:
-        cand: shape (S, R, K): the running totals plus each reference's counts.
-
-    Returns:
-        int array of shape (S,).
-    """
-    f = f_beta(cand[..., 0], cand[..., 1], cand[..., 2], beta)[2]
-    rounded = np.vectorize(lambda x: round(float(x), 4), otypes=[np.float64])(f) if f.size else f
-    return lexicographic_best((rounded, cand[..., 0], -cand[..., 1], -cand[..., 2]))

@@ -374,6 +374,26 @@ def _first_best(f: np.ndarray, st: np.ndarray) -> np.ndarray:
     return lexicographic_best((f, st[..., 0], -st[..., 1], -st[..., 2]))
 
 
+def rounded_running_best(cand: np.ndarray, beta: float) -> np.ndarray:
+    """The reference of each system that errant_compare's (and ChERRANT's) running-total rule
+    keeps: the largest F_beta of the totals *rounded to 4 decimals* (Python's ``round``: their
+    ``computeFScore`` returns ``round(f, 4)`` and ``evaluate_edits`` compares that), then TP,
+    -FP, -FN; the first on a full tie.  gec-metrics' ERRANT compares the unrounded F instead
+    (:func:`_first_best`); the two differ only when two references' running F agree to 4
+    decimals but not beyond.
+
+    Args:
+        cand: shape (S, R, K), K >= 3: the running totals plus each reference's counts.
+        beta: the F-measure beta.
+
+    Returns:
+        int array of shape (S,).
+    """
+    f = f_beta(cand[..., 0], cand[..., 1], cand[..., 2], beta)[2]
+    rounded = np.vectorize(lambda x: round(float(x), 4), otypes=[np.float64])(f) if f.size else f
+    return lexicographic_best((rounded, cand[..., 0], -cand[..., 1], -cand[..., 2]))
+
+
 def lexicographic_best(keys: Sequence[np.ndarray]) -> np.ndarray:
     """Index of the reference with the largest keys, compared in order (the first key decides,
     the next breaks its ties, ...); the first reference on a full tie.

@@ -21,7 +21,8 @@ from gec_meta.edits.edit import Edit
 from gec_meta.edits.edit_sets import errant_edit_sets
 from gec_meta.edits.extract import significant, unique_edits
 from gec_meta.edits.languages import edit_extractor
-from gec_meta.metrics.edit.core import EditMatch, EditMetric, given_edits, match_by_key, reference_kind_for
+from gec_meta.metrics.edit.core import (EditMatch, EditMetric, given_edits, match_by_key, reference_kind_for,
+                                        rounded_running_best)
 
 
 def gold_to_edits(gold: Sequence) -> tuple[Edit, ...]:
@@ -136,9 +137,12 @@ class Errant(EditMetric):
         return cherrant_statistics(rows[:S], rows[S:], present_mask(references))
 
     def running_best(self, cand: np.ndarray, own: np.ndarray) -> np.ndarray:
-        if self.cherrant:  # compare_m2_for_evaluation.py compares F rounded to 4 decimals
-            from gec_meta.metrics.edit.cherrant import rounded_running_best
-
+        """errant_compare's choice (ChERRANT's ``compare_m2_for_evaluation.py`` likewise):
+        running F_beta rounded to 4 decimals, then TP, -FP, -FN (:func:`rounded_running_best`),
+        for ERRANT's own counts.  The weighted variants (PT-ERRANT, UOT-ERRANT) compare the
+        unrounded F (:func:`~gec_meta.metrics.edit.core._first_best`), unchanged: their F is of
+        weights, and whether their authors' scripts round before comparing is not checked."""
+        if type(self).edit_stats is EditMetric.edit_stats:
             return rounded_running_best(cand, self.beta)
         return super().running_best(cand, own)
 
