@@ -19,7 +19,7 @@ from gec_meta.report.leaderboard import read_board_file, read_csv, render_csv, r
 RESULTS = Path(__file__).resolve().parents[1] / "experiments" / "results"
 
 
-def _toy_boards():
+def _toy_boards(progress: bool = False):
     """Two aggregations, two tasks (r and ρ against h on 5 systems), three metrics, a robustness set."""
     cfg = BoardConfig.from_mapping({
         "aggregations": ["default", "other"],
@@ -36,7 +36,7 @@ def _toy_boards():
     robust = {"R": {m: {a: assess(systems, np.array([1.0, 2.0, 3.0, float(i + 2)]), ("X",)) for a in ("default", "other")}
                     for i, m in enumerate(scores)}}
     boards = build_boards(cfg, runs, {"B": HumanSide({"h": human}, {}, None, ("S1", "S2", "S3", "S4", "S5"))},
-                          use_cache=False, robustness=robust)
+                          use_cache=False, robustness=robust, progress=progress)
     return cfg, boards
 
 
@@ -99,3 +99,14 @@ def test_committed_board_rerenders_from_its_csv():
     tables = md[md.index("## Aggregation:"):]
     assert render_markdown(boards) == re.sub(r"\| (\d+) of \d+(†?) ", r"| \1\2 ", tables)
     assert [b.aggregation for b in boards] == ["default", "trueskill"] and len(boards[0].metrics) == 17
+
+
+def test_build_boards_shows_a_bar_of_the_tasks(capsys):
+    """``progress=True``: one bar over every (aggregation, task) pair (2 x 2 in the toy), on stderr;
+    the same boards as without it."""
+    _, boards = _toy_boards()
+    capsys.readouterr()
+    _, again = _toy_boards(progress=True)
+    err = capsys.readouterr().err
+    assert "meta-evaluation" in err and "4/4" in err
+    assert render_csv(again) == render_csv(boards)

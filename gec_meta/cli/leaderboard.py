@@ -158,7 +158,7 @@ def run_leaderboard(config: BoardConfig, overrides: Sequence[str] = (), use_cach
         runs.setdefault(bench.name, {})[name] = memo[key]
     robustness, robust_seconds = _robustness_runs(config, overrides, use_cache, aggregations, progress)
     metric_seconds += robust_seconds
-    return build_boards(config, runs, humans, use_cache, robustness), metric_seconds
+    return build_boards(config, runs, humans, use_cache, robustness, progress), metric_seconds
 
 
 def _robustness_runs(config: BoardConfig, overrides: Sequence[str], use_cache: bool, aggregations: dict,

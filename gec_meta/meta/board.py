@@ -495,7 +495,7 @@ _SYSTEM_STATISTIC = {
 
 def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mapping[str, MetricScores]],
                 humans: Mapping[str, HumanSide], use_cache: bool = True, sentence_memo: dict | None = None,
-                robustness: Mapping[str, Mapping[str, Mapping[str, dict]]] | None = None) -> Board:
+                robustness: Mapping[str, Mapping[str, Mapping[str, dict]]] | None = None, bar=None) -> Board:
     """One aggregation's leaderboard.
 
     Args:
@@ -503,6 +503,7 @@ def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mappin
         humans: benchmark name -> :class:`HumanSide`.
         robustness: robustness set -> metric -> aggregation -> section
             (:func:`gec_meta.meta.robustness.assess`), for the "fooled by" column.
+        bar: a tqdm progress bar advanced by one for each task, or None.
     """
     from gec_meta.meta.clusters import assign_ranks_lazily
     from gec_meta.meta.global_rank import ACCURACY_RANGE, CORRELATION_RANGE, global_ranking
@@ -512,6 +513,8 @@ def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mappin
     values_by_task, ranks_by_task = {}, {}
     metrics = [m for m in config.metrics if all(m in runs[t.benchmark] for t in tasks)]
     for task in tasks:
+        if bar is not None:
+            bar.set_postfix_str(f"{aggregation}: {task.name}")
         bench_runs = {m: runs[task.benchmark][m] for m in metrics}
         values = task_values(task, aggregation, bench_runs, humans[task.benchmark], sentence_memo)
         _check_rankable(task, aggregation, values, bench_runs, config)
@@ -529,6 +532,8 @@ def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mappin
             cells[(task.name, m)] = Cell(values[m]["value"], int(ranks[m]), eps[m], values[m].get("chance"))
         values_by_task[task.name] = {m: values[m]["value"] for m in metrics}
         ranks_by_task[task.name] = {m: int(ranks[m]) for m in metrics}
+        if bar is not None:
+            bar.update(1)
     weights = {t.name: config.weight(t) for t in tasks}
     ranges = {t.name: CORRELATION_RANGE if t.statistic in CORRELATIONS else ACCURACY_RANGE
               for t in tasks}
@@ -546,12 +551,20 @@ def build_board(config: BoardConfig, aggregation: str, runs: Mapping[str, Mappin
 
 def build_boards(config: BoardConfig, runs: Mapping[str, Mapping[str, MetricScores]],
                  humans: Mapping[str, HumanSide], use_cache: bool = True,
-                 robustness: Mapping[str, Mapping[str, Mapping[str, dict]]] | None = None) -> list[Board]:
+                 robustness: Mapping[str, Mapping[str, Mapping[str, dict]]] | None = None,
+                 progress: bool = False) -> list[Board]:
     """The leaderboard as data: one :class:`Board` per aggregation of ``config`` (arguments as
     :func:`build_board`); the sentence-level results (acc_eq, ε*, PDP) are computed once and
-    shared, as they do not depend on the aggregation."""
+    shared, as they do not depend on the aggregation.  ``progress`` shows a bar of the
+    (aggregation, task) pairs: from a cold cache the significance tests take minutes."""
+    from tqdm.auto import tqdm
+
     sentence_memo: dict = {}
-    return [build_board(config, a, runs, humans, use_cache, sentence_memo, robustness) for a in config.aggregations]
+    tasks = sum(defined(t, humans[t.benchmark]) for t in config.tasks())
+    with tqdm(total=len(config.aggregations) * tasks, desc="meta-evaluation", unit="task",
+              disable=not progress) as bar:
+        return [build_board(config, a, runs, humans, use_cache, sentence_memo, robustness, bar)
+                for a in config.aggregations]
 
 
 def _check_rankable(task: BoardTask, aggregation: str, values: Mapping[str, dict],
