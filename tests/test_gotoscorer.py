@@ -119,3 +119,49 @@ def test_bind_fixes_the_system_set():
     # weights depend on the system set: scoring HYPS alone gives other numbers
     alone = GoToScorer().statistics(SRCS, [HYPS], REFS)
     assert not np.allclose(alone[0], bound.statistics(SRCS, [HYPS, SRCS], REFS)[0])
+
+
+# --------------------------------------------------------------------- GTS's own demo
+#: GTS's README demo (gotutiyan/GTS ``demo/ref.m2``, ``demo/hyp.m2``) as texts; ERRANT extracts
+#: the demo's edits from them (review of session 23: the same edits as the M2 files).
+GTS_SOURCES = ["We discussing about its .", "I have been to park tomorrow ."]
+GTS_REF = ["We have been discussing it .", "I go to the park ."]
+GTS_SYSTEMS = [["We have been discussing about it .", "I go to the park tomorrow ."],
+               ['" We are discussing it . "', "I have went to the park tomorrow ."],
+               ["We talking it .", "I have to been to the park past ."]]
+#: ``python gotoscorer.py -ref demo/ref.m2 -hyp demo/hyp.m2 -v`` as its README prints it:
+#: TP, FP, FN, TN, F0.5 of systems 0, 1, 2.
+GTS_README = [(1.3333, 0.0, 1.6667, 1.0, 0.8), (0.6667, 2.0, 2.3333, 0.3333, 0.2439), (0.0, 2.6667, 3.0, 0.6667, 0.0)]
+
+
+def test_gts_readme_demo_weighted():
+    metric = GoToScorer().bind(GTS_SOURCES, GTS_SYSTEMS, [GTS_REF])
+    stats = metric.statistics(GTS_SOURCES, GTS_SYSTEMS, [GTS_REF])
+    totals = stats[:, :, 0, :].sum(axis=1)
+    f = metric.corpus_scores(stats)
+    got = [tuple(round(float(x), 4) for x in (*totals[s], f[s])) for s in range(3)]
+    assert got == GTS_README
+
+
+def test_a_system_with_no_weighted_count_scores_zero_as_in_gts(recwarn):
+    """One perfect system evaluated alone: every chunk it gets right weighs 0, so TP = FP = FN = 0;
+    GTS's ``Score.get_PRFA`` gives P = R = F = 0 (errant_compare's conventions would give 1)."""
+    metric = GoToScorer().bind(GTS_SOURCES, [GTS_REF], [GTS_REF])
+    assert any("difficulty weights from 1 system" in str(w.message) for w in recwarn)
+    stats = metric.statistics(GTS_SOURCES, [GTS_REF], [GTS_REF])
+    assert stats[..., :3].sum() == 0.0
+    p, r, f = metric.corpus_prf(stats)
+    assert (float(p[0]), float(r[0]), float(f[0])) == (0.0, 0.0, 0.0)
+    assert float(metric.corpus_scores(stats)[0]) == 0.0
+    # sentence level is not GTS's: a sentence with nothing weighed keeps errant_compare's 1
+    sent = GoToScorer(level="sentence").bind(GTS_SOURCES, [GTS_REF], [GTS_REF])
+    assert float(sent.corpus_scores(sent.statistics(GTS_SOURCES, [GTS_REF], [GTS_REF]))[0]) == 1.0
+
+
+def test_sentence_level_is_named_in_the_signature():
+    """Two levels give two numbers, so two signatures (the metric has no sentence-level name)."""
+    corpus, sentence = GoToScorer(), GoToScorer(level="sentence")
+    assert "level=sentence" in sentence.signature() and "level" not in corpus.signature()
+    assert GoToScorerUnweighted(level="sentence").signature() != GoToScorerUnweighted().signature()
+    # the statistics are the same at both levels: one cache entry serves both
+    assert GoToScorerUnweighted(level="sentence").cache_key() == GoToScorerUnweighted().cache_key()

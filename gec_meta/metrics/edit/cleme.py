@@ -22,16 +22,22 @@ hypothesis chunk) weighs ``clip(alpha / (1 + (alpha - 1) * exp(-(l - c))), min, 
 ``exp(+(l - c))`` when reversed (FP: longer wrong edits cost less), where the bias c is the mean
 length of the edited reference chunks over the whole corpus (per system: the partition depends
 on the hypothesis).  TN always weighs 1.  Defaults: the settings of the UOT-ERRANT paper (Goto
-et al. 2025, §4.1 "the scale factors and thresholds for TP, FP, and FN follow Ye et al."):
-TP alpha 10, [2.5, 10]; FP alpha 10, [0.25, 1.0], reversed; FN alpha 2, [0.75, 1.25]
-(CLEME's SentCLEME-independent TP/FP settings and its corpus FN setting).
+et al. 2025, §4.1 "the scale factors and thresholds for TP, FP, and FN follow Ye et al."), as
+its code sets them (gotutiyan/uot-errant ``experiments/cleme.py``): TP alpha 10, [2.5, 10]; FP
+alpha 10, [0.25, 1.0], reversed; FN alpha 2, [0.75, 1.25] -- CLEME's SentCLEME TP/FP settings
+with its corpus FN setting, a mix no configuration of CLEME's own code uses (its
+SentCLEME-independent has FN alpha 10, [1, 1]: pass those to reproduce CLEME's sentence-level
+output).  When no reference edits anything, the bias is 0 (the official mean of no lengths is NaN).
 
 **Scores**: F0.5 (P = 1 without proposals, R = 1 without gold, CLEME's ``compute_f``).  At
-sentence level CLEME rounds P, R, F and accuracy to 4 decimals and chooses the reference by F,
-then P, then R, then the *lower* accuracy (the sentence scorer used by UOT-ERRANT's CLEME
-wrapper); ``level = sentence`` makes the corpus score the mean sentence F (SentCLEME, what the
-UOT-ERRANT paper reports), ``level = corpus`` accumulates the weighted counts (CLEME's corpus
-scorer).
+sentence level CLEME rounds P, R, F and accuracy to 4 decimals (Python's ``round`` of a float:
+:func:`~gec_meta.metrics.edit.core.python_round4`) and chooses the reference by F, then P, then
+R, then the *lower* accuracy (the sentence scorer used by UOT-ERRANT's CLEME wrapper); ``level =
+sentence`` makes the corpus score the mean sentence F (SentCLEME, what the UOT-ERRANT paper
+reports; not rounded: the official script prints it rounded to 4 decimals by numpy, 0.79625 as
+0.7962), ``level = corpus`` accumulates the weighted counts (CLEME's corpus scorer), each
+sentence's reference chosen as its ``CorpusScorer`` does: the largest F of the running totals
+rounded to 4 decimals, then the sentence's own TP, -FP, -FN, TN (:meth:`CLEME.running_best`).
 
 **Edits from M2 files** (CLEME's own input: its ``scripts/evaluate.py`` reads a reference and a
 hypothesis M2 file, Ye et al. 2023 code v1.0).  A hypothesis read from an M2 file
@@ -42,8 +48,13 @@ re-extracting edits from the reference texts; an M2 edit's target span is found 
 (TP, FP, FN: alpha 2, [0.75, 1.25], FP reversed; ``level: corpus``) and its example files this
 reproduces CLEME's published corpus output (tests/test_cleme_gold.py).  Gold edits keep every
 type but noop (CLEME's reader drops only noop), while extracted edits also drop UNK.  An M2
-sentence without lines of an annotator has fewer references in CLEME's reader; here the
-reference set decides what that annotator's reference is (the source, or annotator 0's edits).
+sentence without lines of an annotator: the reference set decides what that annotator's
+reference is (the source, or none: ``missing_annotator``), which follows CLEME v1.1's reader
+(the annotator is dropped); v1.0's reader drops a missing *last* annotator but scores a missing
+*first* one as the unchanged source (it asserts on larger gaps, e.g. BN-10GEC's ``BN.m2``).  A
+repeated A line counts once (:func:`gec_meta.data.m2.drop_duplicate_edits`; CLEME applies it
+twice, deleting or inserting again), and of a correction ``B||Z`` the first alternative is the
+reference's text (CLEME keeps ``B||Z`` as one literal token).
 
 Quirks of the official implementation kept: empty references are ignored when there are at
 least two references (its "Ignore empty reference"); edits of type noop/UNK are dropped (as in
@@ -66,7 +77,7 @@ from gec_meta.data.m2 import apply_edits as apply_gold_edits
 from gec_meta.data.refsets import present_mask
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import f_beta
-from gec_meta.metrics.edit.core import PRFMetric, reference_kind_for
+from gec_meta.metrics.edit.core import PRFMetric, lexicographic_best, python_round4, reference_kind_for
 from gec_meta.metrics.edit.errant import given_or_extracted
 from gec_meta.parallel import parallel_map
 
@@ -247,8 +258,17 @@ class LengthWeight:
 
     def __call__(self, length: int, bias: float) -> float:
         x = (length - bias) if self.reverse else -(length - bias)
-        w = self.alpha / (1.0 + (self.alpha - 1.0) * math.exp(x))
+        # exp overflows past x ~ 709.78 (a chunk ~710 tokens longer than the bias, reversed):
+        # the official np.exp gives inf there, a weight of 0 clipped to min_value
+        if x > _EXP_MAX:  # alpha 1 weighs every length 1 (the official 0 * inf gives NaN there)
+            w = 0.0 if self.alpha > 1 else 1.0
+        else:
+            w = self.alpha / (1.0 + (self.alpha - 1.0) * math.exp(x))
         return float(min(max(w, self.min_value), self.max_value))
+
+
+#: The largest x with a finite ``math.exp(x)`` (log of the largest float64).
+_EXP_MAX = math.log(np.finfo(np.float64).max)
 
 
 def _system_counts(context, ss: list[int]) -> list[np.ndarray]:
@@ -258,7 +278,7 @@ def _system_counts(context, ss: list[int]) -> list[np.ndarray]:
 
 
 def _round4(x: np.ndarray) -> np.ndarray:
-    return np.round(x, 4)
+    return python_round4(x)  # the official compute_f / compute_acc: Python's round of a float
 
 
 @dataclass(frozen=True)
@@ -466,6 +486,22 @@ class CLEME(PRFMetric):
     def score_from_stats(self, stats: np.ndarray) -> np.ndarray:
         """F_beta rounded to 4 decimals (CLEME's ``compute_f``), shape (...)."""
         return self.prfa(stats)[2]
+
+    def running_best(self, cand: np.ndarray, own: np.ndarray) -> np.ndarray:
+        """The corpus scorer's choice (``level: corpus``; CLEME's ``CorpusScorer``, v1.0 and
+        v1.1's ``score_corpus``): the largest F_beta of the running totals plus the reference's
+        counts *rounded to 4 decimals* (its ``compute_f`` returns ``round(f, 4)``), then the
+        sentence's own TP, -FP, -FN, TN; the first on a full tie.
+
+        Args:
+            cand: shape (S, R, 4), the running totals plus each reference's counts.
+            own: shape (S, R, 4), each reference's counts of this sentence alone.
+
+        Returns:
+            int array of shape (S,).
+        """
+        f = f_beta(cand[..., 0], cand[..., 1], cand[..., 2], self.beta)[2]
+        return lexicographic_best((python_round4(f), own[..., 0], -own[..., 1], -own[..., 2], own[..., 3]))
 
     def best_reference(self, stats: np.ndarray) -> np.ndarray:
         """Per sentence: highest F, then P, then R, then the lower accuracy; first on a tie.

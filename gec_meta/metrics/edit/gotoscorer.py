@@ -6,13 +6,15 @@ token outside the edits is one chunk, and an empty *slot* chunk ``(k, k)`` stand
 tokens wherever no insertion edit already sits, so that insertions have a place to land
 (Gotou et al. 2020, §3.1).  The reference and each hypothesis are chunked against the same
 source; every *reference* chunk is then judged *tried* and/or *correct* against the
-hypothesis chunks with the rules of the authors' tool (gotutiyan/GTS ``gotoscorer.py``; see
-:func:`evaluate_chunk` -- mostly "same span and string = correct, tried iff an overlapping
-hypothesis chunk is an edit", with two boundary rules that the SEEDA README numbers need).
+hypothesis chunks with the rules of the authors' tool (gotutiyan/GTS ``gotoscorer.py`` of
+the paper's time, commits 04e1e20 / 5fa8d08, where ``evaluation_systems`` and ``cluc_weight``
+live; see :func:`evaluate_chunk` -- mostly "same span and string = correct, tried iff an
+overlapping hypothesis chunk is an edit", with two boundary rules of that tool; equal to it,
+weighted and unweighted, on every SEEDA system, review of session 23).
 
 tried & correct -> TP; tried & incorrect -> FP (and also FN when the reference chunk is an
 edit); untried & correct -> TN; untried & incorrect -> FN.  Each outcome adds the chunk's
-*weight*.  (gec-metrics 0.1.1 ``GoToScorer`` uses a simpler same-span rule and, in its
+*weight*.  (gec-metrics 0.1.1 / 0.1.2 ``GoToScorer`` uses a simpler same-span rule and, in its
 weight generator, compares a reference chunk's span with itself, so it differs from GTS.)
 
 **Correction difficulty** (Gotou et al. 2020, §3.2): the weight of a reference chunk is
@@ -24,7 +26,9 @@ them.  :meth:`GoToScorer.bind` fixes the system set (its outputs' hash enters
 :meth:`statistics` receives and never shares cached statistics with another run.
 
 Scores: F_beta (beta = 0.5, Gotou et al. 2020 §4) of the weighted TP/FP/FN; TN is kept as a
-fourth statistic (the paper's weighted accuracy uses it).  Only one reference is used by
+fourth statistic (the paper's weighted accuracy uses it).  The corpus score follows GTS when
+TP, FP and FN are all 0 (F 0: :meth:`GoToScorer.corpus_prf`); ``level=sentence`` (not GTS's:
+the mean sentence F, each sentence with errant_compare's conventions) is named in the signature.  Only one reference is used by
 default (``ref_id = 0``, as gec-metrics' ``GoToScorer``); ``ref_id = -1`` scores every
 reference and lets the usual best-reference rule choose.
 
@@ -112,9 +116,9 @@ def chunk_sequence(tokens: Sequence[str], edits: Sequence[tuple[int, int, str]])
     return tuple(out)
 
 
-# Outcome codes of one reference chunk.  NONE: the chunk adds to no count (GTS skips the
-# (error, untried, correct) and (no error, tried, correct) combinations, which ERRANT chunks
-# cannot produce but hand-made references can).
+# Outcome codes of one reference chunk.  NONE: the chunk adds to no count (the paper-era GTS
+# skips the (error, untried, correct) and (no error, tried, correct) combinations, which ERRANT
+# chunks cannot produce but hand-made references can; GTS v1.1.0 counts them as TP and TN).
 TP, FP, FP_FN, TN, FN, NONE = range(6)
 
 
@@ -256,6 +260,23 @@ class GoToScorer(PRFMetric):
             opts["system_set"] = self.system_set or f"unbound-{self._nonce}"
         return opts
 
+    # ----------------------------------------------------------------- scores
+    def corpus_prf(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """As :meth:`PRFMetric.corpus_prf`; at ``level=corpus`` with GTS's conventions
+        (``Score.get_PRFA``): P = 0 without TP + FP, R = 0 without TP + FN, so a system whose
+        weighted TP, FP and FN are all 0 (every chunk it got right weighs 0: a perfect system
+        evaluated alone) scores F 0, not errant_compare's (and gec-metrics') 1.  Shapes (S,)."""
+        p, r, f = super().corpus_prf(stats)
+        if self.level != "corpus":
+            return p, r, f  # sentence level is not GTS's: the usual conventions
+        tp, fp, fn = np.moveaxis(self.corpus_stats(stats)[..., :3], -1, 0)
+        p = np.where(tp + fp == 0, 0.0, p)
+        r = np.where(tp + fn == 0, 0.0, r)
+        return p, r, np.where((tp + fp == 0) | (tp + fn == 0), 0.0, f)
+
+    def corpus_scores(self, stats: np.ndarray) -> np.ndarray:
+        return self.corpus_prf(stats)[2] if self.level == "corpus" else super().corpus_scores(stats)
+
     # ----------------------------------------------------------------- chunks
     def _edit_keys(self, sources: Sequence[str], texts: Sequence[Sequence[str]]) -> list[list[list[tuple]]]:
         """(o_start, o_end, c_str) of the ERRANT edits of every text of every correction set,
@@ -295,6 +316,15 @@ class GoToScorer(PRFMetric):
         """
         if not self.weighted:
             return self
+        if len(hypotheses) < 2:
+            import warnings
+
+            from gec_meta.errors import InputWarning
+
+            warnings.warn(f"gotoscorer: difficulty weights from {len(hypotheses)} system: every chunk it gets "
+                          "right weighs 0, so its weighted F is 0 (Gotou et al. 2020 weigh by the systems "
+                          "compared; metric=gotoscorer_unweighted scores one system alone)", InputWarning,
+                          stacklevel=2)
         ids = self._ref_ids(len(references))
         ref_keys = self._edit_keys(sources, [references[r] for r in ids])
         hyp_keys = self._edit_keys(sources, hypotheses)
