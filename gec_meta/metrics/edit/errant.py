@@ -139,9 +139,10 @@ class Errant(EditMetric):
     def running_best(self, cand: np.ndarray, own: np.ndarray) -> np.ndarray:
         """errant_compare's choice (ChERRANT's ``compare_m2_for_evaluation.py`` likewise):
         running F_beta rounded to 4 decimals, then TP, -FP, -FN (:func:`rounded_running_best`),
-        for ERRANT's own counts.  The weighted variants (PT-ERRANT, UOT-ERRANT) compare the
-        unrounded F (:func:`~gec_meta.metrics.edit.core._first_best`), unchanged: their F is of
-        weights, and whether their authors' scripts round before comparing is not checked."""
+        for ERRANT's own counts.  The weighted variants compare the unrounded F, as their
+        authors' code does: UOT-ERRANT (F, TP, -FP, -FN, :func:`~gec_meta.metrics.edit.core._first_best`,
+        as gotutiyan/uot-errant through gec-metrics), PT-ERRANT its own rule
+        (:meth:`gec_meta.metrics.edit.pt.PTErrant.running_best`, PT-M2's code)."""
         if type(self).edit_stats is EditMetric.edit_stats:
             return rounded_running_best(cand, self.beta)
         return super().running_best(cand, own)

@@ -23,11 +23,15 @@ identity: the scorer's signature enters :meth:`options` and thus the cache key) 
 overridden; matching is M2's / ERRANT's own.  With ``scorer=self`` (unit weights) the
 statistics are exactly M2's / ERRANT's.
 
-gec-metrics 0.1.1 (``PTERRANT`` with ``BertScore``) computes the same corpus-level PT-ERRANT:
-weights per reference, unnormalised, on the deduplicated union of hypothesis and reference
-edits, errant_compare's running-total reference choice.  Configured the same way (e.g.
-``encoder=minilm``: MiniLM layer 6, no idf, no rescaling; ``scorer.empty_pair=bert_score``,
-the default) the system scores agree to ~1e-7 (float32 batching noise).  With
+gec-metrics 0.1.1 (``PTERRANT`` with ``BertScore``) computes the same corpus-level PT-ERRANT
+statistics: weights per reference, unnormalised, on the deduplicated union of hypothesis and
+reference edits.  Its running-total reference choice is errant_compare's (F, TP, -FP, -FN);
+ours is PT-M2's own (:meth:`PTErrant.running_best`: F, TP, then the smaller proposed +
+beta^2 gold), which chooses otherwise where F and TP tie under PT weights (SEEDA +Fluency,
+MiniLM: one sentence of LM-Critic, 0.502439 -> 0.502507; review of session 23).  Configured the
+same way (e.g. ``encoder=minilm``: MiniLM layer 6, no idf, no rescaling;
+``scorer.empty_pair=bert_score``, the default) the system scores otherwise agree to ~1e-7
+(float32 batching noise).  With
 ``scorer.empty_pair=identical`` an empty reference (an annotator deleted the sentence) gives
 its delete-everything edit the weight |F("", "") - F(S, "")| = 1 instead of 0.
 
@@ -45,6 +49,8 @@ import numpy as np
 from gec_meta.data.m2 import apply_edits as apply_gold_edits
 from gec_meta.edits.edit import EditKey, apply_edits
 from gec_meta.errors import ConfigError
+from gec_meta.metrics.base import f_beta
+from gec_meta.metrics.edit.core import lexicographic_best
 from gec_meta.metrics.edit.errant import Errant
 from gec_meta.metrics.edit.m2 import M2
 from gec_meta.stopwatch import timed
@@ -200,3 +206,24 @@ class PTErrant(PTWeighting, Errant):
     corpus_name: ClassVar[str] = "pt_errant"
     sentence_name: ClassVar[str] = "sent_pt_errant"
     version: ClassVar[str] = "1"
+
+    def running_best(self, cand: np.ndarray, own: np.ndarray) -> np.ndarray:
+        """The corpus-level choice of PT-M2's code (``errant_score.batch_multi_pre_rec_f1_errant``,
+        m2scorer's rule on ERRANT's weighted counts): the largest unrounded F_beta of the running
+        totals plus the reference's counts, then the larger running TP, then the *smaller*
+        proposed + beta^2 gold (running (TP + FP) + beta^2 (TP + FN)); the first on a full tie.
+        With unit weights every reference proposes the same, so this is errant_compare's
+        (F, TP, -FP, -FN) up to its rounding; with PT weights a reference's weights move its
+        proposed total, and the two rules part where F and TP tie (every reference while the
+        running TP is 0).  gec-metrics' ``PTERRANT`` keeps (F, TP, -FP, -FN).
+
+        Args:
+            cand: shape (S, R, 3), the running totals plus each reference's counts.
+            own: shape (S, R, 3), each reference's counts of this sentence alone.
+
+        Returns:
+            int array of shape (S,).
+        """
+        tp, fp, fn = cand[..., 0], cand[..., 1], cand[..., 2]
+        f = f_beta(tp, fp, fn, self.beta)[2]
+        return lexicographic_best((f, tp, -((tp + fp) + self.beta * self.beta * (tp + fn))))

@@ -24,7 +24,8 @@ Edge cases:
 * an empty side (no hypothesis edits or no reference edits): nothing is transported,
   T has shape (H, G) with H or G = 0, TP = 0, FP = sum(a), FN = sum(b) (as the official code);
 * edits of zero mass (a zero edit vector under ``mass: norm``, e.g. a case-only edit under an
-  uncased encoder, whose two sentences tokenise identically) are taken out of the problem and
+  uncased encoder, whose two sentences tokenise identically, or an edit past the encoder's
+  ``max_length`` wordpieces, where both sentences are truncated alike) are taken out of the problem and
   get an all-zero row/column of T.  This is exactly what the KL-relaxed problem gives them
   (a positive row sum against a_i = 0 has infinite KL cost).  **Here we differ from the
   official code on purpose**: it passes the zero mass to POT, whose ``kl`` entropic term takes
