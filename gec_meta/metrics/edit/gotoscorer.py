@@ -28,9 +28,10 @@ them.  :meth:`GoToScorer.bind` fixes the system set (its outputs' hash enters
 Scores: F_beta (beta = 0.5, Gotou et al. 2020 §4) of the weighted TP/FP/FN; TN is kept as a
 fourth statistic (the paper's weighted accuracy uses it).  The corpus score follows GTS when
 TP, FP and FN are all 0 (F 0: :meth:`GoToScorer.corpus_prf`); ``level=sentence`` (not GTS's:
-the mean sentence F, each sentence with errant_compare's conventions) is named in the signature.  Only one reference is used by
-default (``ref_id = 0``, as gec-metrics' ``GoToScorer``); ``ref_id = -1`` scores every
-reference and lets the usual best-reference rule choose.
+the mean sentence F, each sentence with errant_compare's conventions) is named in the
+signature.  Only one reference is used by default (``ref_id = 0``, as gec-metrics'
+``GoToScorer``); ``ref_id = -1`` scores every reference and lets the usual best-reference rule
+choose.
 
 Statistics: shape (S, N, R, 4), last axis (tp, fp, fn, tn).
 """
