@@ -277,10 +277,6 @@ def _system_counts(context, ss: list[int]) -> list[np.ndarray]:
     return [metric._system_counts(sources, hypotheses[s], references, hyp_edits[s], ref_edits, slots) for s in ss]
 
 
-def _round4(x: np.ndarray) -> np.ndarray:
-    return python_round4(x)  # the official compute_f / compute_acc: Python's round of a float
-
-
 @dataclass(frozen=True)
 class CLEME(PRFMetric):
     """CLEME-dependent / CLEME-independent (Ye et al. 2023) on the edit core's stage 2.
@@ -481,7 +477,7 @@ class CLEME(PRFMetric):
         p, r, f = f_beta(stats[..., 0], stats[..., 1], stats[..., 2], self.beta)
         total = stats.sum(axis=-1)
         acc = np.where(total != 0, (stats[..., 0] + stats[..., 3]) / np.where(total == 0, 1, total), 0.0)
-        return _round4(p), _round4(r), _round4(f), _round4(acc)
+        return python_round4(p), python_round4(r), python_round4(f), python_round4(acc)
 
     def score_from_stats(self, stats: np.ndarray) -> np.ndarray:
         """F_beta rounded to 4 decimals (CLEME's ``compute_f``), shape (...)."""
@@ -500,8 +496,8 @@ class CLEME(PRFMetric):
         Returns:
             int array of shape (S,).
         """
-        f = f_beta(cand[..., 0], cand[..., 1], cand[..., 2], self.beta)[2]
-        return lexicographic_best((python_round4(f), own[..., 0], -own[..., 1], -own[..., 2], own[..., 3]))
+        f = self.score_from_stats(cand)  # rounded to 4 decimals, as compute_f
+        return lexicographic_best((f, own[..., 0], -own[..., 1], -own[..., 2], own[..., 3]))
 
     def best_reference(self, stats: np.ndarray) -> np.ndarray:
         """Per sentence: highest F, then P, then R, then the lower accuracy; first on a tie.

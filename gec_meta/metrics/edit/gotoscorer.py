@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+import warnings
 from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
@@ -47,7 +48,7 @@ import numpy as np
 
 from gec_meta.cache import text_hash
 from gec_meta.edits.edit_sets import errant_edit_sets
-from gec_meta.errors import ConfigError
+from gec_meta.errors import ConfigError, InputWarning
 from gec_meta.metrics.edit.core import PRFMetric
 from gec_meta.parallel import parallel_map
 
@@ -267,10 +268,11 @@ class GoToScorer(PRFMetric):
         (``Score.get_PRFA``): P = 0 without TP + FP, R = 0 without TP + FN, so a system whose
         weighted TP, FP and FN are all 0 (every chunk it got right weighs 0: a perfect system
         evaluated alone) scores F 0, not errant_compare's (and gec-metrics') 1.  Shapes (S,)."""
-        p, r, f = super().corpus_prf(stats)
         if self.level != "corpus":
-            return p, r, f  # sentence level is not GTS's: the usual conventions
-        tp, fp, fn = np.moveaxis(self.corpus_stats(stats)[..., :3], -1, 0)
+            return super().corpus_prf(stats)  # sentence level is not GTS's: the usual conventions
+        counts = self.corpus_stats(stats)
+        p, r, f = self.prf(counts)
+        tp, fp, fn = counts[..., 0], counts[..., 1], counts[..., 2]
         p = np.where(tp + fp == 0, 0.0, p)
         r = np.where(tp + fn == 0, 0.0, r)
         return p, r, np.where((tp + fp == 0) | (tp + fn == 0), 0.0, f)
@@ -318,10 +320,6 @@ class GoToScorer(PRFMetric):
         if not self.weighted:
             return self
         if len(hypotheses) < 2:
-            import warnings
-
-            from gec_meta.errors import InputWarning
-
             warnings.warn(f"gotoscorer: difficulty weights from {len(hypotheses)} system: every chunk it gets "
                           "right weighs 0, so its weighted F is 0 (Gotou et al. 2020 weigh by the systems "
                           "compared; metric=gotoscorer_unweighted scores one system alone)", InputWarning,
