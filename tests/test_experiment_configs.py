@@ -378,7 +378,64 @@ def data_env(tiny, monkeypatch):
     return tiny
 
 
-def test_every_metric_config_runs_on_the_tiny_data(task, data_env, tmp_path):
+class CodeTrace:
+    """While a metric's statistics are computed (``compute_statistics``), the source files of
+    the statistics code (``STATISTICS_CODE``) whose functions run, and the files whose sources the
+    statistics cache key hashes for that metric (``statistics_code_version``): a key that misses a
+    file that ran could serve statistics computed by older code.  A call is counted for the
+    innermost ``compute_statistics`` running (an ensemble's members have keys of their own; the
+    ensemble, not cached, has none)."""
+
+    def __init__(self, monkeypatch):
+        import sys
+        import threading
+
+        from gec_meta.cache import code
+        from gec_meta.meta import task as task_module
+
+        self.inside = tuple(code.PACKAGE_DIR / part for part in task_module.STATISTICS_CODE)
+        self.checked: list[tuple[str, set[str], set[str]]] = []  # (cached metric, ran, hashed)
+        stack: list[tuple[set[str], set[str]]] = []
+        original, version = task_module.compute_statistics, task_module.statistics_code_version
+
+        def tracer(frame, event, arg):
+            if event == "call" and stack:
+                stack[-1][0].add(frame.f_code.co_filename)
+
+        def compute_statistics(metric, *args, **kwargs):
+            stack.append((set(), set()))
+            old = sys.gettrace()
+            sys.settrace(tracer)
+            threading.settrace(tracer)
+            try:
+                return original(metric, *args, **kwargs)
+            finally:
+                sys.settrace(old)
+                threading.settrace(None)
+                ran, hashed = stack.pop()
+                ran = {f for f in ran if any(p in Path(f).parents for p in self.inside)}
+                if getattr(metric, "cacheable", False) and not hasattr(metric, "member_statistics"):
+                    self.checked.append((metric.name, ran, hashed))
+
+        def statistics_code_version(metric):
+            stack[-1][1].update(str(f) for f in code.closure_files(code.object_modules(metric),
+                                                                   task_module.STATISTICS_CODE))
+            return version(metric)
+
+        monkeypatch.setattr(task_module, "compute_statistics", compute_statistics)
+        monkeypatch.setattr(task_module, "statistics_code_version", statistics_code_version)
+
+    def assert_keys_hash_what_ran(self):
+        assert self.checked
+        for metric, ran, hashed in self.checked:
+            assert hashed, f"{metric}: no statistics key was made"
+            assert ran - hashed == set(), f"{metric}: ran code its statistics key does not hash"
+
+
+def test_every_metric_config_runs_on_the_tiny_data(task, data_env, tmp_path, monkeypatch):
+    # an empty cache of its own: every metric computes its statistics here, under a CodeTrace
+    monkeypatch.setenv("GEC_META_CACHE", str(tmp_path / "cache"))
+    trace = CodeTrace(monkeypatch)
     metrics = _names("metric")
     unknown = [m for m in metrics if m not in METRIC_OVERRIDES and m not in COMPOSE_ONLY
                and m not in NO_OVERRIDES]
@@ -387,7 +444,7 @@ def test_every_metric_config_runs_on_the_tiny_data(task, data_env, tmp_path):
     for name in metrics:
         # SPA with its fewest permutations (100): every metric's swapped-pair path still runs, at a
         # tenth of the cost (GLEU's two configs rescored 1,000 x 105 swapped pairs: 40% of this test)
-        overrides = [f"metric={name}", "dataset=seeda", "refset.missing_annotator=annotator0",
+        overrides = [f"metric={name}", "dataset=seeda", "refset.missing_annotator=annotator0", "threads=1",
                      "meta_eval.spa_permutations=100", *METRIC_OVERRIDES.get(name, lambda t: [])(data_env),
                      *FEWER_ITERATIONS.get(name, [])]
         if name in COMPOSE_ONLY:
@@ -406,6 +463,9 @@ def test_every_metric_config_runs_on_the_tiny_data(task, data_env, tmp_path):
             assert any(str(p) in sig or f"{p.name}@" in sig for p in data_env["models"].values()), sig
         ran[name] = result
     assert len(ran) == len(metrics) - len(COMPOSE_ONLY)
+    # every file of the statistics code that ran is in the metric's statistics cache key
+    trace.assert_keys_hash_what_ran()
+    assert len(trace.checked) >= len(ran) - 3  # all but from_files, multigec_official, ensemble
     # The statistics are what the metrics compute, not a constant: scores differ between systems.
     for name, result in ran.items():
         assert np.ptp(list(result["system_scores"].values())) > 0, name

@@ -12,34 +12,13 @@ from __future__ import annotations
 
 import ast
 import graphlib
-from pathlib import Path
 
-import gec_meta
-
-PACKAGE = Path(gec_meta.__file__).resolve().parent
-
-
-def _modules() -> dict[str, Path]:
-    out = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = ["gec_meta", *path.relative_to(PACKAGE).with_suffix("").parts]
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        out[".".join(parts)] = path
-    return out
-
-
-def _owner(name: str, modules: dict[str, Path]) -> str | None:
-    """The package module that ``import name`` loads last (``gec_meta.a.b.c`` -> the longest
-    prefix that is a module of the package)."""
-    while name and name not in modules:
-        name = name.rpartition(".")[0]
-    return name or None
+from gec_meta.cache.code import owner_module, package_modules
 
 
 def import_graph() -> dict[str, set[str]]:
     """Module -> the package modules it imports (anywhere in its source)."""
-    modules = _modules()
+    modules = package_modules()
     graph: dict[str, set[str]] = {m: set() for m in modules}
     for module, path in modules.items():
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
@@ -54,7 +33,7 @@ def import_graph() -> dict[str, set[str]]:
                     base = ".".join(parts + ([base] if base else []))
                 targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
             for target in targets:
-                owner = _owner(target, modules)
+                owner = owner_module(target, modules)
                 if owner is not None and owner != module:
                     graph[module].add(owner)
     return graph
@@ -86,3 +65,16 @@ def test_a_circle_would_be_found():
         assert set(exc.args[1]) == {"gec_meta.fields", "gec_meta.config"}
     else:
         raise AssertionError("the circle config <-> fields was not found")
+
+
+def test_the_cache_key_scanner_finds_every_import_ast_finds():
+    """gec_meta.cache.code reads imports with a line scanner (fast enough for every run's cache
+    keys); in every module of the package it finds at least the imports ast finds here: a
+    module it missed would be left out of a statistics cache key."""
+    from gec_meta.cache import code
+
+    graph, modules = import_graph(), package_modules()
+    assert set(modules) == set(graph)
+    for module, path in modules.items():
+        missed = graph[module] - code.imported_modules(module, path.read_text(encoding="utf-8"), modules)
+        assert not missed, f"{module}: the scanner misses {sorted(missed)}"

@@ -881,10 +881,10 @@ def test_207_nan_in_a_valid_cache_entry_is_recomputed(seeda_small, cache_dir):
 
 
 def _all_stat_keys(ds):
-    from gec_meta.meta.task import STATISTICS_CODE
+    from gec_meta.meta.task import statistics_code_version
 
     m = _Counting()
-    context = cache.text_hash(m.cache_key(), cache.code_version(*STATISTICS_CODE), *ds.sources)
+    context = cache.text_hash(m.cache_key(), statistics_code_version(m), *ds.sources)
     return [f"stats|{context}|{cache.text_hash(*h)}" for h in ds.hypotheses]
 
 
@@ -1235,7 +1235,7 @@ def test_256_cache_key_carries_the_code_version(seeda_small, cache_dir, monkeypa
     assert _Counting.calls == [seeda_small.num_systems]
     _scores(seeda_small)
     assert _Counting.calls == [seeda_small.num_systems]  # served from the cache
-    monkeypatch.setattr(task_module.cache, "code_version", lambda *parts: "other-code")
+    monkeypatch.setattr(task_module.cache, "module_code_version", lambda *args: "other-code")
     _scores(seeda_small)
     assert _Counting.calls == [seeda_small.num_systems] * 2  # other code: recomputed
 

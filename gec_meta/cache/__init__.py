@@ -7,6 +7,8 @@ different input or a different tool.  One job per module:
 * :mod:`~gec_meta.cache.keys` — the cache root (``$GEC_META_CACHE`` or ``~/.cache/gec-meta``;
   ``GEC_META_CACHE=off`` disables it) and the hashes that make keys (:func:`text_hash`,
   :func:`code_version`, :func:`source_tag`).
+* :mod:`~gec_meta.cache.code` — :func:`module_code_version`: the code version of one component,
+  the source of the package modules it can run (its import closure), not of whole folders.
 * :mod:`~gec_meta.cache.entries` — the sealed entry format every store writes (key hash,
   length, CRC-32 checksum in a JSON header), its verification, :data:`COUNTERS` of hits and
   misses (``run.py`` writes them to ``timing.json``), :class:`CacheWarning`, atomic writes.
@@ -52,6 +54,7 @@ the few internals the tests inject faults through.
 """
 
 from gec_meta.cache.array_store import ArrayStore
+from gec_meta.cache.code import module_code_version, object_modules
 from gec_meta.cache.arrays import _array_path, drop_array, entry_exists, load_array, save_array
 from gec_meta.cache.digests import _FILE_DIGESTS, file_sha256
 from gec_meta.cache.entries import (
@@ -67,5 +70,5 @@ __all__ = [
     "ArrayStore", "CacheWarning", "Codec", "COUNTERS", "CorruptEntry", "DIGEST_SUFFIX", "INDEX_SUFFIX",
     "JSON_VALUES", "KV_SUFFIX", "KeyValueStore", "OLD_FORMATS", "PARSED_SUFFIX", "cache_info", "cache_root",
     "cached_parse", "checksum", "code_version", "current_store", "drop_array", "entry_exists", "file_sha256",
-    "load_array", "save_array", "source_tag", "text_hash",
+    "load_array", "module_code_version", "object_modules", "save_array", "source_tag", "text_hash",
 ]

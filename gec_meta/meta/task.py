@@ -79,9 +79,18 @@ def _check_stats(metric: Metric, stats: np.ndarray, expected: tuple[int, int, in
     return stats
 
 
-#: The code whose version enters every statistics cache key (:func:`gec_meta.cache.code_version`):
-#: the metrics and everything they compute with.
+#: The code that computes statistics: the metrics and everything they compute with.  A
+#: statistics cache key holds the version of the part of it that the metric can run
+#: (:func:`statistics_code_version`).
 STATISTICS_CODE = ("metrics", "edits", "encoders", "models", "llm", "parallel.py")
+
+
+def statistics_code_version(metric: Metric) -> str:
+    """The code version in ``metric``'s statistics cache keys: the source of the modules of
+    :data:`STATISTICS_CODE` that the metric's objects (its class, its edit scorer, encoder or
+    chat backend) import, directly or not (:func:`gec_meta.cache.code.module_code_version`).
+    An edit of one metric's module leaves the others' statistics warm."""
+    return cache.module_code_version(frozenset(cache.object_modules(metric)), STATISTICS_CODE)
 
 
 def _cached_entry_ok(array: np.ndarray, shape: tuple[int, ...]) -> bool:
@@ -131,7 +140,7 @@ def compute_statistics(
     # Stand-in references (an annotator absent from a sentence) score otherwise than the same
     # texts as real references in metrics that combine references: their mask is in the key.
     present = getattr(refs, "present", None)
-    context = cache.text_hash(metric.cache_key(), cache.code_version(*STATISTICS_CODE), *sources,
+    context = cache.text_hash(metric.cache_key(), statistics_code_version(metric), *sources,
                               *(repr(tuple(r)) for r in refs), *(() if present is None else (repr(present),)))
     keys = [f"stats|{context}|{cache.text_hash(*hyp)}" for hyp in hypotheses]
     arrays: list[np.ndarray | None] = [None] * len(keys)

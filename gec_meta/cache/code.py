@@ -1,0 +1,236 @@
+"""The code version of one component: the source of the package modules it can run.
+
+:func:`gec_meta.cache.keys.code_version` hashes whole folders (``"edits"``): an edit anywhere in
+them makes every entry of the component cold.  :func:`module_code_version` hashes only the
+modules a component can run: the import closure of its root modules (every import statement of
+a module, at module level or inside a function, followed through the package; the
+``__init__.py`` of every package on the way, which Python runs), restricted to the folders that
+may compute the entry.  So an edit of CLEME's module leaves ERRANT's statistics warm, while an
+edit of the edit-metric core or of ERRANT's alignment makes both cold.
+
+Components built from configs (``_target_: gec_meta.encoders.Encoder``, an edit scorer, a chat
+backend) are found through the objects themselves (:func:`object_modules`), not through the
+imports of the metric's module.
+
+The imports are read with a line scanner, not :mod:`ast`: parsing every module of a closure
+costs ~0.1 s a process (a warm run is ~0.5 s), scanning ~5 ms.  The scanner reads every import
+statement that starts a line (``import a.b as c, d``; ``from .x import (y, z)`` over several
+lines), which is how this package writes them; ``tests/test_import_graph.py`` checks that it
+finds every import :mod:`ast` finds in every module of the package.  An import-looking line in a
+docstring only adds a module (a key that changes more often than needed, never a stale one).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import types
+from collections.abc import Iterable
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent  # gec_meta/
+PACKAGE = PACKAGE_DIR.name
+
+# `from <module> import <names>` (names: to the end of the line, several lines in parentheses
+# or after backslashes) or `import <modules>`, each at the start of a line (any indentation).
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(?P<base>\.*[\w.]*)(?:[ \t]|\\\n)+import[ \t]+"
+    r"(?P<names>\([^)]*\)|(?:[^\n\\]*\\\n)*[^\n]*)"
+    r"|import[ \t]+(?P<modules>(?:[^\n\\]*\\\n)*[^\n]*))",
+    re.MULTILINE,
+)
+
+
+@functools.lru_cache(maxsize=None)
+def package_modules() -> dict[str, Path]:
+    """Every module of the package by its dotted name (a package by its ``__init__.py``)."""
+    return {module: PACKAGE_DIR / relative for module, relative in _relative_paths().items()}
+
+
+@functools.lru_cache(maxsize=None)
+def _relative_paths() -> dict[str, str]:
+    """Module -> its file relative to the package folder (``edits/extract.py``): os.walk and
+    strings, ~4x faster than ``Path.rglob`` on the ~140 files a run's cache keys look at."""
+    out = {}
+    for folder, dirs, files in os.walk(PACKAGE_DIR):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        relative = os.path.relpath(folder, PACKAGE_DIR).replace(os.sep, "/")
+        prefix = "" if relative == "." else relative + "/"
+        for name in files:
+            if name.endswith(".py"):
+                parts = [PACKAGE, *(prefix + name[:-3]).split("/")]
+                if parts[-1] == "__init__":
+                    parts = parts[:-1]
+                out[".".join(parts)] = prefix + name
+    return out
+
+
+def owner_module(name: str, modules: dict[str, Path]) -> str | None:
+    """The package module that ``import name`` loads last: the longest prefix of ``name`` that
+    is a module of the package (``gec_meta.edits.extract.ErrantExtractor`` ->
+    ``gec_meta.edits.extract``), or None outside the package."""
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _names(text: str) -> list[str]:
+    """The names of an import list: ``(a as b,\\n c)  # note`` -> ``["a", "c"]``."""
+    out = []
+    for line in text.replace("\\\n", " ").splitlines():
+        line = line.split("#", 1)[0].replace("(", " ").replace(")", " ")
+        for item in line.split(","):
+            words = item.split()
+            if words:
+                out.append(words[0])
+    return out
+
+
+def _statements(source: str):
+    """The matches of :data:`_IMPORT` in ``source``, tried only at the lines that hold the word
+    ``import`` (found by ``str.find``; trying the pattern at every line costs ~4x more), a
+    backslash-continued ``from x \\`` line from the line where it starts."""
+    tried: set[int] = set()
+    i = source.find("import")
+    while i != -1:
+        start = source.rfind("\n", 0, i) + 1
+        while start >= 2 and source[start - 2] == "\\":
+            start = source.rfind("\n", 0, start - 2) + 1
+        if start not in tried:
+            tried.add(start)
+            match = _IMPORT.match(source, start)
+            if match is not None:
+                yield match
+        i = source.find("import", i + 6)
+
+
+def imported_modules(module: str, source: str, modules: dict[str, Path] | None = None) -> set[str]:
+    """The package modules that the source of ``module`` imports anywhere (not itself).
+
+    ``from a.b import c`` imports the module ``a.b.c`` where that is a module, else ``a.b``;
+    relative imports are resolved against ``module``'s package."""
+    modules = package_modules() if modules is None else modules
+    is_package = modules.get(module, Path()).name == "__init__.py"
+    package = module if is_package else module.rpartition(".")[0]
+    found: set[str] = set()
+    for match in _statements(source):
+        if match.group("modules") is not None:
+            if PACKAGE not in match.group("modules"):
+                continue  # import numpy as np
+            targets = _names(match.group("modules"))
+        else:
+            base = match.group("base")
+            if not (base.startswith(".") or base == PACKAGE or base.startswith(PACKAGE + ".")):
+                continue  # from numpy import ...
+            level = len(base) - len(base.lstrip("."))
+            base = base[level:]
+            if level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            targets = [f"{base}.{name}" if f"{base}.{name}" in modules else base
+                       for name in _names(match.group("names"))]
+        for target in targets:
+            owner = owner_module(target, modules)
+            if owner is not None and owner != module:
+                found.add(owner)
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def _imports_of(module: str) -> frozenset[str]:
+    modules = package_modules()
+    return frozenset(imported_modules(module, modules[module].read_text(encoding="utf-8"), modules))
+
+
+def import_closure(roots: Iterable[str]) -> frozenset[str]:
+    """``roots`` (package modules) with every package module they import, directly or not, and
+    the packages above each (their ``__init__.py`` runs first; its own imports are followed too,
+    which over-approximates a lazy ``__getattr__``'s)."""
+    modules = package_modules()
+    seen: set[str] = set()
+    stack = [m for m in roots if m in modules]
+    while stack:
+        module = stack.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        stack.extend(_imports_of(module))
+        parent = module.rpartition(".")[0]
+        if parent in modules:
+            stack.append(parent)
+    return frozenset(seen)
+
+
+def object_modules(obj: object, max_items: int = 256) -> set[str]:
+    """The package modules of the classes and functions reachable from ``obj``: its class (and
+    bases), the attributes of every package object it holds (e.g. a metric's edit scorer and
+    its encoder, built from a config's ``_target_``), through lists, tuples, sets and dicts of
+    at most ``max_items`` items (a bound metric's texts are not walked), functions and
+    ``functools.partial`` objects.  Objects of other libraries are not entered."""
+    prefix = PACKAGE + "."
+    found: set[str] = set()
+    seen: set[int] = set()
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if id(o) in seen or isinstance(o, (str, bytes, int, float, complex, type(None))):
+            continue
+        seen.add(id(o))
+        if isinstance(o, (list, tuple, set, frozenset)):
+            if len(o) <= max_items:
+                stack.extend(o)
+            continue
+        if isinstance(o, dict):
+            if len(o) <= max_items:
+                stack.extend(o.keys())
+                stack.extend(o.values())
+            continue
+        if isinstance(o, functools.partial):
+            stack.extend((o.func, *o.args, *o.keywords.values()))
+            continue
+        if isinstance(o, (types.FunctionType, types.MethodType, types.BuiltinFunctionType)):
+            module = getattr(o, "__module__", None) or ""
+            if module.startswith(prefix):
+                found.add(module)
+            if isinstance(o, types.MethodType):
+                stack.append(o.__self__)
+            continue
+        kinds = o.__mro__ if isinstance(o, type) else type(o).__mro__
+        ours = [k.__module__ for k in kinds if k.__module__.startswith(prefix)]
+        found.update(ours)
+        if ours and not isinstance(o, type):
+            stack.extend(getattr(o, "__dict__", {}).values())
+            for klass in type(o).__mro__:
+                for slot in getattr(klass, "__slots__", ()):
+                    if isinstance(slot, str) and hasattr(o, slot):
+                        stack.append(getattr(o, slot))
+    return found
+
+
+def closure_files(roots: Iterable[str], within: tuple[str, ...]) -> list[Path]:
+    """The source files of the import closure of ``roots`` (:func:`import_closure`) that lie in
+    the package folders or files ``within`` (``("metrics", "edits", "parallel.py")``), sorted."""
+    relative = _relative_paths()
+    kept = (relative[m] for m in import_closure(roots))
+    return [PACKAGE_DIR / r for r in sorted(r for r in kept if _inside(r, within))]
+
+
+def _inside(relative: str, within: tuple[str, ...]) -> bool:
+    return any(relative == part or relative.startswith(part + "/") for part in within)
+
+
+@functools.lru_cache(maxsize=None)
+def module_code_version(roots: frozenset[str], within: tuple[str, ...]) -> str:
+    """sha256 (16 hex digits) of :func:`closure_files`: the code version of a component whose
+    entries only code in ``within`` can compute, and of that only what ``roots`` can run.
+
+    Each file is hashed with its path (moving code between modules changes the version) and a
+    prefix that no :func:`gec_meta.cache.keys.code_version` of whole folders starts with."""
+    h = hashlib.sha256(b"closure\0")
+    for path in closure_files(roots, within):
+        h.update(path.relative_to(PACKAGE_DIR).as_posix().encode("utf-8") + b"\0")
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]

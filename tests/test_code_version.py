@@ -1,0 +1,143 @@
+"""The statistics cache key holds the version of the code a metric can run, not of every metric
+(``gec_meta.cache.code``): an edit of one metric's module keeps the other metrics' statistics
+warm; an edit of what a metric imports, directly or not, makes its statistics cold.
+
+The edits below are made to a copy of the package in ``tmp_path`` (the module reads its sources
+from ``PACKAGE_DIR``).  That every file whose code runs while statistics are computed is in
+the key is checked on every metric config in
+``tests/test_experiment_configs.py::test_every_metric_config_runs_on_the_tiny_data``
+(``CodeTrace``); that the import scanner finds what ``ast`` finds, in
+``tests/test_import_graph.py``.
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+
+import pytest
+
+from gec_meta.cache import code
+from gec_meta.meta.task import STATISTICS_CODE
+
+ERRANT = frozenset({"gec_meta.metrics.edit.errant"})
+PT_M2 = frozenset({"gec_meta.metrics.edit.pt", "gec_meta.metrics.edit.m2", "gec_meta.metrics.neural.bertscore",
+                   "gec_meta.encoders.encoder"})
+
+
+def _clear():
+    for f in (code._relative_paths, code.package_modules, code._imports_of, code.module_code_version):
+        f.cache_clear()
+
+
+@pytest.fixture
+def package(tmp_path, monkeypatch):
+    """A copy of the package's sources that :mod:`gec_meta.cache.code` reads instead."""
+    copy = tmp_path / "gec_meta"
+    shutil.copytree(code.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    monkeypatch.setattr(code, "PACKAGE_DIR", copy)
+    _clear()
+    yield copy
+    monkeypatch.undo()
+    _clear()
+
+
+def _version(roots):
+    code.module_code_version.cache_clear()
+    return code.module_code_version(roots, STATISTICS_CODE)
+
+
+def _append(path, text="\n# edited\n"):
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
+def test_an_edit_reaches_only_the_metrics_that_can_run_it(package):
+    errant, pt_m2 = _version(ERRANT), _version(PT_M2)
+    _append(package / "metrics" / "edit" / "cleme.py")  # another metric
+    _append(package / "meta" / "correlation.py")  # outside the statistics code
+    assert (_version(ERRANT), _version(PT_M2)) == (errant, pt_m2)
+    _append(package / "encoders" / "forward.py")  # PT-M2's encoder, imported by encoder.py
+    assert _version(ERRANT) == errant and _version(PT_M2) != pt_m2
+    pt_m2 = _version(PT_M2)
+    _append(package / "edits" / "errant_align.py")  # imported by edits/extract.py, by ERRANT
+    assert _version(ERRANT) != errant
+    errant = _version(ERRANT)
+    _append(package / "metrics" / "edit" / "core.py")  # the edit-metric core of both
+    assert _version(ERRANT) != errant and _version(PT_M2) != pt_m2
+
+
+def test_a_new_import_brings_its_module_into_the_key(package):
+    (package / "metrics" / "edit" / "helper.py").write_text("X = 1\n", encoding="utf-8")
+    _clear()
+    errant = _version(ERRANT)
+    _append(package / "metrics" / "edit" / "helper.py")
+    assert _version(ERRANT) == errant  # nobody imports it yet
+    # inside a function, relative, in parentheses over two lines
+    _append(package / "metrics" / "edit" / "errant.py",
+            "\n\ndef _later():\n    from .helper import (\n        X,\n    )\n    return X\n")
+    _clear()
+    errant = _version(ERRANT)
+    _append(package / "metrics" / "edit" / "helper.py")
+    assert _version(ERRANT) != errant
+
+
+def test_the_version_is_of_the_bytes(package):
+    before = _version(ERRANT)
+    spare = package / "edits" / "affixes.py"
+    text = spare.read_text(encoding="utf-8")
+    assert code.PACKAGE_DIR / "edits" / "affixes.py" in code.closure_files(ERRANT, STATISTICS_CODE)
+    _append(spare, "")  # same bytes: same version
+    assert _version(ERRANT) == before
+    spare.write_text(text.replace("\n", "\r\n", 1), encoding="utf-8")
+    assert _version(ERRANT) != before
+
+
+def test_the_scanner_reads_every_import_form():
+    modules = code.package_modules()
+    source = (
+        "import gec_meta.parallel\n"
+        "import os, gec_meta.fields as f\n"
+        "from gec_meta.edits import extract, edit as e\n"
+        "from . import core\n"
+        "from ..neural.pair import Pair\n"
+        "def f():\n"
+        "    from gec_meta.cache.keys import (\n"
+        "        text_hash,  # a comment\n"
+        "        code_version)\n"
+        "    from gec_meta.errors \\\n        import ConfigError\n"
+        "x = 'import gec_meta.stopwatch'  # not at the start of a line: not read\n"
+    )
+    found = code.imported_modules("gec_meta.metrics.edit.errant", source, modules)
+    assert found == {"gec_meta.parallel", "gec_meta.fields", "gec_meta.edits.extract", "gec_meta.edits.edit",
+                     "gec_meta.metrics.edit.core", "gec_meta.metrics.neural.pair", "gec_meta.cache.keys",
+                     "gec_meta.errors"}
+
+
+def test_object_modules_follow_the_objects_a_config_builds():
+    """PT-M2's edit scorer and its encoder come from configs (``_target_``), not from imports
+    of the metric's module: the walk over the metric's attributes finds their modules."""
+    from gec_meta.encoders import Encoder
+    from gec_meta.metrics.edit.pt import PTM2
+    from gec_meta.metrics.neural.bertscore import BERTScoreScorer
+
+    metric = PTM2(scorer=BERTScoreScorer(encoder=Encoder(model="bert-base-uncased", layer=9)))
+    found = code.object_modules(metric)
+    assert {"gec_meta.metrics.edit.pt", "gec_meta.metrics.neural.bertscore", "gec_meta.encoders.encoder"} <= found
+    files = code.closure_files(found, STATISTICS_CODE)
+    assert code.PACKAGE_DIR / "encoders" / "forward.py" in files
+    assert code.PACKAGE_DIR / "metrics" / "edit" / "cleme.py" not in files
+
+
+def test_object_modules_walk_cycles_partials_and_skip_large_containers():
+    from gec_meta.metrics.edit.errant import Errant
+    from gec_meta.parallel import parallel_map
+
+    class Holder:
+        pass
+
+    a, b = Holder(), Holder()
+    a.other, b.other = b, a  # a cycle of foreign objects is not entered: nothing found
+    assert code.object_modules(a) == set()
+    assert code.object_modules([a, {"f": functools.partial(parallel_map, None)}]) == {"gec_meta.parallel"}
+    assert "gec_meta.metrics.edit.errant" in code.object_modules((Errant(),))
+    assert code.object_modules([Errant()] + [0] * 300) == set()  # a corpus-sized list is not walked
