@@ -18,7 +18,7 @@ import shutil
 import pytest
 
 from gec_meta.cache import code
-from gec_meta.meta.task import STATISTICS_CODE
+from gec_meta.metrics.base import STATISTICS_CODE
 
 ERRANT = frozenset({"gec_meta.metrics.edit.errant"})
 PT_M2 = frozenset({"gec_meta.metrics.edit.pt", "gec_meta.metrics.edit.m2", "gec_meta.metrics.neural.bertscore",
@@ -141,3 +141,32 @@ def test_object_modules_walk_cycles_partials_and_skip_large_containers():
     assert code.object_modules([a, {"f": functools.partial(parallel_map, None)}]) == {"gec_meta.parallel"}
     assert "gec_meta.metrics.edit.errant" in code.object_modules((Errant(),))
     assert code.object_modules([Errant()] + [0] * 300) == set()  # a corpus-sized list is not walked
+
+
+def test_spa_pvalues_are_recomputed_when_the_metrics_code_changes(tmp_path, monkeypatch):
+    """SPA's metric p-values come from the metric's own scoring of permuted statistics, so their
+    cache key holds the metric's code version: new scoring code (here: corpus scores negated,
+    under a changed version) is never served the p-values of the old (as a changed PT-ERRANT
+    corpus rule was, before the key held it)."""
+    import numpy as np
+
+    from gec_meta.meta.aggregation import load_aggregation
+    from gec_meta.meta.task import Scored
+    from gec_meta.meta.wmt_stats import metric_pvalues
+    from gec_meta.metrics.length import Length
+
+    monkeypatch.setenv("GEC_META_CACHE", str(tmp_path / "cache"))
+    rng = np.random.default_rng(0)
+    stats = rng.uniform(1, 50, size=(4, 30, 1, 1))
+    metric, aggregation = Length(), load_aggregation("default")
+    scored = Scored(None, metric, stats, aggregation, aggregation(metric, stats))
+    signs = np.where(rng.random((200, 30)) < 0.5, -1.0, 1.0)
+    old = metric_pvalues(scored, signs)
+    np.testing.assert_array_equal(metric_pvalues(scored, signs), old)  # cached: the same
+
+    version = code.module_code_version
+    monkeypatch.setattr(code, "module_code_version", lambda *a: "edited-" + version(*a))
+    monkeypatch.setattr(Length, "corpus_scores", lambda self, s: -s[:, :, 0, 0].mean(axis=1))
+    fresh = metric_pvalues(scored, signs, use_cache=False)
+    assert not np.allclose(fresh, old)  # the new code's p-values differ ...
+    np.testing.assert_array_equal(metric_pvalues(scored, signs), fresh)  # ... and are what it gets

@@ -392,8 +392,9 @@ class CodeTrace:
 
         from gec_meta.cache import code
         from gec_meta.meta import task as task_module
+        from gec_meta.metrics.base import STATISTICS_CODE
 
-        self.inside = tuple(code.PACKAGE_DIR / part for part in task_module.STATISTICS_CODE)
+        self.inside = tuple(code.PACKAGE_DIR / part for part in STATISTICS_CODE)
         self.checked: list[tuple[str, set[str], set[str]]] = []  # (cached metric, ran, hashed)
         stack: list[tuple[set[str], set[str]]] = []
         original, version = task_module.compute_statistics, task_module.statistics_code_version
@@ -418,8 +419,7 @@ class CodeTrace:
                     self.checked.append((metric.name, ran, hashed))
 
         def statistics_code_version(metric):
-            stack[-1][1].update(str(f) for f in code.closure_files(code.object_modules(metric),
-                                                                   task_module.STATISTICS_CODE))
+            stack[-1][1].update(str(f) for f in code.closure_files(code.object_modules(metric), STATISTICS_CODE))
             return version(metric)
 
         monkeypatch.setattr(task_module, "compute_statistics", compute_statistics)

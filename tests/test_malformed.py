@@ -1229,13 +1229,13 @@ def test_255_one_config_under_two_cache_histories_gives_identical_results(fake_r
 
 
 def test_256_cache_key_carries_the_code_version(seeda_small, cache_dir, monkeypatch):
-    from gec_meta.meta import task as task_module
+    from gec_meta.cache import code
 
     _scores(seeda_small)
     assert _Counting.calls == [seeda_small.num_systems]
     _scores(seeda_small)
     assert _Counting.calls == [seeda_small.num_systems]  # served from the cache
-    monkeypatch.setattr(task_module.cache, "module_code_version", lambda *args: "other-code")
+    monkeypatch.setattr(code, "module_code_version", lambda *args: "other-code")
     _scores(seeda_small)
     assert _Counting.calls == [seeda_small.num_systems] * 2  # other code: recomputed
 

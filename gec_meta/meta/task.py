@@ -79,18 +79,11 @@ def _check_stats(metric: Metric, stats: np.ndarray, expected: tuple[int, int, in
     return stats
 
 
-#: The code that computes statistics: the metrics and everything they compute with.  A
-#: statistics cache key holds the version of the part of it that the metric can run
-#: (:func:`statistics_code_version`).
-STATISTICS_CODE = ("metrics", "edits", "encoders", "models", "llm", "parallel.py")
-
-
 def statistics_code_version(metric: Metric) -> str:
-    """The code version in ``metric``'s statistics cache keys: the source of the modules of
-    :data:`STATISTICS_CODE` that the metric's objects (its class, its edit scorer, encoder or
-    chat backend) import, directly or not (:func:`gec_meta.cache.code.module_code_version`).
-    An edit of one metric's module leaves the others' statistics warm."""
-    return cache.module_code_version(frozenset(cache.object_modules(metric)), STATISTICS_CODE)
+    """The code version in ``metric``'s statistics cache keys (:meth:`Metric.code_version`: the
+    code of :data:`~gec_meta.metrics.base.STATISTICS_CODE` it can run; an edit of another metric's module leaves its
+    statistics warm)."""
+    return metric.code_version()
 
 
 def _cached_entry_ok(array: np.ndarray, shape: tuple[int, ...]) -> bool:

@@ -197,8 +197,8 @@ def metric_pvalues(scored, signs: np.ndarray, use_cache: bool = True, trueskill:
     TrueSkill plays, d_n = sign(m_i,n - m_j,n), with the same sign flips, exactly as the human
     p-values test the judges' comparisons (:func:`gec_meta.meta.spa.human_pairwise_pvalues`).
 
-    Cached on disk by content (the statistics, the metric's identity, the aggregation, the
-    signs and this code's version): the TrueSkill permutations are the expensive part of a
+    Cached on disk by content (the statistics, the metric's identity and code version, the
+    aggregation, the signs and this code's version): the TrueSkill permutations are the expensive part of a
     leaderboard, and a second run gets them for free.
     """
     import hashlib
@@ -220,7 +220,10 @@ def metric_pvalues(scored, signs: np.ndarray, use_cache: bool = True, trueskill:
         # the signature, not only the cache key: errant and senterrant share statistics (and
         # cache key) but not their corpus scores
         scored.metric.signature(), scored.metric.cache_key(), scored.aggregation.signature(),
-        cache.code_version("meta"),
+        # the metric's own code scores the permuted statistics (e.g. a corpus-level reference
+        # choice): its version too, not only this package's (2026-11-28: a changed PT-ERRANT
+        # corpus rule was served the p-values of the old one)
+        cache.code_version("meta"), scored.metric.code_version(),
         repr(stats.shape), hashlib.sha256(stats.tobytes()).hexdigest(),
         repr(signs.shape), hashlib.sha256(np.ascontiguousarray(signs, dtype=np.float64).tobytes()).hexdigest())
     def compute() -> np.ndarray:

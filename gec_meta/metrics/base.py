@@ -19,6 +19,11 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 
+#: The code that computes statistics and scores: the metrics and everything they compute with
+#: (package folders and files; :meth:`Metric.code_version` hashes the part a metric can run).
+STATISTICS_CODE = ("metrics", "edits", "encoders", "models", "llm", "parallel.py")
+
+
 @dataclass(frozen=True)
 class Metric(abc.ABC):
     """Base class of every metric.
@@ -259,6 +264,16 @@ class Metric(abc.ABC):
         devices = devices_of(self)
         device = {"device": "+".join(devices)} if devices else {}
         return component(self.name, {**self.options(), **ties, **device, "v": self.version})
+
+    def code_version(self) -> str:
+        """The version of the code this metric can run, to key what it computes (statistics, and
+        the SPA p-values its scores give under permutations): the source of the modules of
+        :data:`STATISTICS_CODE` that its objects (its class, edit scorer, encoder, chat backend)
+        import, directly or not (:func:`gec_meta.cache.code.module_code_version`).  An edit of
+        another metric's module leaves it unchanged."""
+        from gec_meta.cache.code import module_code_version, object_modules
+
+        return module_code_version(frozenset(object_modules(self)), STATISTICS_CODE)
 
     def cache_key(self) -> str:
         """Identity of the statistics this metric produces (options that affect stage 1).
