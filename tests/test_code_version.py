@@ -170,3 +170,39 @@ def test_spa_pvalues_are_recomputed_when_the_metrics_code_changes(tmp_path, monk
     fresh = metric_pvalues(scored, signs, use_cache=False)
     assert not np.allclose(fresh, old)  # the new code's p-values differ ...
     np.testing.assert_array_equal(metric_pvalues(scored, signs), fresh)  # ... and are what it gets
+
+
+class _StubEncoder:
+    pooling = "mean"
+
+    def sentence_embeddings(self, texts):
+        raise AssertionError("not called")
+
+    def signature(self):
+        return "stub"
+
+
+def test_stores_of_intermediate_values_follow_their_code(package, monkeypatch):
+    """UOT-ERRANT's edit vectors and GLEU's reference draws are stored under their code's
+    version too: vectors (or draws) made by older code are never read by newer code."""
+    from gec_meta import cache
+    from gec_meta.metrics.edit.uot_vectors import EditVectorizer
+    from gec_meta.metrics.ngram import gleu
+
+    keys = []
+    monkeypatch.setattr(cache, "load_array", lambda key, **kw: keys.append(key))
+    monkeypatch.setattr(cache, "save_array", lambda *a, **kw: None)
+
+    def state():
+        code.module_code_version.cache_clear()
+        gleu.sample_reference_indices.cache_clear()  # its in-process memo
+        gleu.sample_reference_indices(3, 4, 2, 0, "python2")
+        return EditVectorizer(_StubEncoder()).signature(), keys[-1]
+
+    before = state()
+    _append(package / "metrics" / "edit" / "cleme.py")
+    assert state() == before
+    _append(package / "metrics" / "edit" / "uot_vectors.py")
+    assert state()[0] != before[0] and state()[1] == before[1]
+    _append(package / "metrics" / "ngram" / "gleu.py")
+    assert state()[1] != before[1]

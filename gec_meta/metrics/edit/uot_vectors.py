@@ -25,9 +25,10 @@ from typing import Sequence
 
 import numpy as np
 
-from gec_meta.cache import KeyValueStore, cache_root, text_hash
+from gec_meta.cache import KeyValueStore, cache_root, module_code_version, text_hash
 from gec_meta.edits.edit import EditKey, apply_edits
 from gec_meta.errors import ConfigError
+from gec_meta.metrics.base import STATISTICS_CODE
 
 VECTORIZE = ("remove", "add")
 VECTOR_DTYPE = np.float32
@@ -78,9 +79,13 @@ class EditVectorizer:
         self.stats = {"requested": 0, "computed_sets": 0, "encoded_sentences": 0}
 
     def signature(self) -> str:
+        """The vector store's namespace: the encoder, the pooling, the vectorisation and the code
+        that makes vectors (this module's import closure: an edit of it is never served vectors
+        of the old code, whether or not the hand-kept ``v`` was bumped)."""
         # v=2: insertions at one position in ERRANT's order (issue 19.1)
+        code = module_code_version(frozenset({__name__}), STATISTICS_CODE)
         return (f"uot-edit-vectors|{self.encoder.signature()}|pooling={self.encoder.pooling}"
-                f"|vectorize={self.vectorize}|v=2")
+                f"|vectorize={self.vectorize}|v=2|code:{code}")
 
     @property
     def store(self) -> KeyValueStore:

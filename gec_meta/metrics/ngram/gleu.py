@@ -88,7 +88,7 @@ import numpy as np
 
 from gec_meta.errors import GecMetaError
 from gec_meta.fields import integer, valid
-from gec_meta.metrics.base import ANY_LANGUAGE, Metric
+from gec_meta.metrics.base import ANY_LANGUAGE, STATISTICS_CODE, Metric
 from gec_meta.metrics.ngram.green import MAX_NGRAM_ORDER, TOKENS, NgramCache, dedupe_triples, validate_inputs
 
 #: Iteration j of compute_gleu reseeds with j * 101 (cnap/gec-ranking scripts/compute_gleu).
@@ -138,7 +138,8 @@ def sample_reference_indices(
     # on these five integers, so they are cached on disk like any other stage.
     from gec_meta import cache
 
-    key = f"gleu-reference-draws|v1|{iterations}|{num_sentences}|{num_references}|{seed}|{sampling}"
+    code = cache.module_code_version(frozenset({__name__}), STATISTICS_CODE)  # the drawing code's
+    key = f"gleu-reference-draws|v1|code:{code}|{iterations}|{num_sentences}|{num_references}|{seed}|{sampling}"
     out = cache.load_array(key, kind="draws")
     if out is not None and out.shape == (iterations, num_sentences):
         out.setflags(write=False)
