@@ -13,7 +13,8 @@ backend) are found through the objects themselves (:func:`object_modules`), not 
 imports of the metric's module.
 
 The imports are read with a line scanner, not :mod:`ast`: parsing every module of a closure
-costs ~0.1 s a process (a warm run is ~0.5 s), scanning ~5 ms.  The scanner reads every import
+costs ~0.1 s a process (a warm run is ~0.5 s); reading and scanning the ~70 files of a metric's
+closure ~15 ms, about what hashing the whole folders cost.  The scanner reads every import
 statement that starts a line (``import a.b as c, d``; ``from .x import (y, z)`` over several
 lines), which is how this package writes them; ``tests/test_import_graph.py`` checks that it
 finds every import :mod:`ast` finds in every module of the package.  An import-looking line in a
