@@ -381,7 +381,7 @@ def data_env(tiny, monkeypatch):
 class CodeTrace:
     """While a metric's statistics are computed (``compute_statistics``), the source files of
     the statistics code (``STATISTICS_CODE``) whose functions run, and the files whose sources the
-    statistics cache key hashes for that metric (``statistics_code_version``): a key that misses a
+    statistics cache key hashes for that metric (``Metric.code_version``): a key that misses a
     file that ran could serve statistics computed by older code.  A call is counted for the
     innermost ``compute_statistics`` running (an ensemble's members have keys of their own; the
     ensemble, not cached, has none)."""
@@ -392,12 +392,12 @@ class CodeTrace:
 
         from gec_meta.cache import code
         from gec_meta.meta import task as task_module
-        from gec_meta.metrics.base import STATISTICS_CODE
+        from gec_meta.metrics.base import STATISTICS_CODE, Metric
 
         self.inside = tuple(code.PACKAGE_DIR / part for part in STATISTICS_CODE)
         self.checked: list[tuple[str, set[str], set[str]]] = []  # (cached metric, ran, hashed)
         stack: list[tuple[set[str], set[str]]] = []
-        original, version = task_module.compute_statistics, task_module.statistics_code_version
+        original, version = task_module.compute_statistics, Metric.code_version
 
         def tracer(frame, event, arg):
             if event == "call" and stack:
@@ -418,12 +418,13 @@ class CodeTrace:
                 if getattr(metric, "cacheable", False) and not hasattr(metric, "member_statistics"):
                     self.checked.append((metric.name, ran, hashed))
 
-        def statistics_code_version(metric):
-            stack[-1][1].update(str(f) for f in code.closure_files(code.object_modules(metric), STATISTICS_CODE))
+        def code_version(metric):
+            if stack:  # a statistics key (SPA's p-values ask for it too, outside compute_statistics)
+                stack[-1][1].update(str(f) for f in code.closure_files(code.object_modules(metric), STATISTICS_CODE))
             return version(metric)
 
         monkeypatch.setattr(task_module, "compute_statistics", compute_statistics)
-        monkeypatch.setattr(task_module, "statistics_code_version", statistics_code_version)
+        monkeypatch.setattr(Metric, "code_version", code_version)
 
     def assert_keys_hash_what_ran(self):
         assert self.checked

@@ -881,10 +881,8 @@ def test_207_nan_in_a_valid_cache_entry_is_recomputed(seeda_small, cache_dir):
 
 
 def _all_stat_keys(ds):
-    from gec_meta.meta.task import statistics_code_version
-
     m = _Counting()
-    context = cache.text_hash(m.cache_key(), statistics_code_version(m), *ds.sources)
+    context = cache.text_hash(m.cache_key(), m.code_version(), *ds.sources)
     return [f"stats|{context}|{cache.text_hash(*h)}" for h in ds.hypotheses]
 
 

@@ -211,12 +211,16 @@ def object_modules(obj: object, max_items: int = 256) -> set[str]:
     return found
 
 
+def _closure_relative(roots: Iterable[str], within: tuple[str, ...]) -> list[str]:
+    """:func:`closure_files` relative to the package folder (``edits/extract.py``), sorted."""
+    relative = _relative_paths()
+    return sorted(r for r in (relative[m] for m in import_closure(roots)) if _inside(r, within))
+
+
 def closure_files(roots: Iterable[str], within: tuple[str, ...]) -> list[Path]:
     """The source files of the import closure of ``roots`` (:func:`import_closure`) that lie in
     the package folders or files ``within`` (``("metrics", "edits", "parallel.py")``), sorted."""
-    relative = _relative_paths()
-    kept = (relative[m] for m in import_closure(roots))
-    return [PACKAGE_DIR / r for r in sorted(r for r in kept if _inside(r, within))]
+    return [PACKAGE_DIR / r for r in _closure_relative(roots, within)]
 
 
 def _inside(relative: str, within: tuple[str, ...]) -> bool:
@@ -231,7 +235,7 @@ def module_code_version(roots: frozenset[str], within: tuple[str, ...]) -> str:
     Each file is hashed with its path (moving code between modules changes the version) and a
     prefix that no :func:`gec_meta.cache.keys.code_version` of whole folders starts with."""
     h = hashlib.sha256(b"closure\0")
-    for path in closure_files(roots, within):
-        h.update(path.relative_to(PACKAGE_DIR).as_posix().encode("utf-8") + b"\0")
-        h.update(path.read_bytes())
+    for relative in _closure_relative(roots, within):
+        h.update(relative.encode("utf-8") + b"\0")
+        h.update((PACKAGE_DIR / relative).read_bytes())
     return h.hexdigest()[:16]

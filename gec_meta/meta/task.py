@@ -79,13 +79,6 @@ def _check_stats(metric: Metric, stats: np.ndarray, expected: tuple[int, int, in
     return stats
 
 
-def statistics_code_version(metric: Metric) -> str:
-    """The code version in ``metric``'s statistics cache keys (:meth:`Metric.code_version`: the
-    code of :data:`~gec_meta.metrics.base.STATISTICS_CODE` it can run; an edit of another metric's module leaves its
-    statistics warm)."""
-    return metric.code_version()
-
-
 def _cached_entry_ok(array: np.ndarray, shape: tuple[int, ...]) -> bool:
     """A cached statistics array is usable: float64 of the expected shape, all finite (fresh
     statistics are checked by :func:`_check_stats` before they are stored)."""
@@ -133,7 +126,7 @@ def compute_statistics(
     # Stand-in references (an annotator absent from a sentence) score otherwise than the same
     # texts as real references in metrics that combine references: their mask is in the key.
     present = getattr(refs, "present", None)
-    context = cache.text_hash(metric.cache_key(), statistics_code_version(metric), *sources,
+    context = cache.text_hash(metric.cache_key(), metric.code_version(), *sources,
                               *(repr(tuple(r)) for r in refs), *(() if present is None else (repr(present),)))
     keys = [f"stats|{context}|{cache.text_hash(*hyp)}" for hyp in hypotheses]
     arrays: list[np.ndarray | None] = [None] * len(keys)

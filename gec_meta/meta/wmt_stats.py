@@ -198,8 +198,8 @@ def metric_pvalues(scored, signs: np.ndarray, use_cache: bool = True, trueskill:
     p-values test the judges' comparisons (:func:`gec_meta.meta.spa.human_pairwise_pvalues`).
 
     Cached on disk by content (the statistics, the metric's identity and code version, the
-    aggregation, the signs and this code's version): the TrueSkill permutations are the expensive part of a
-    leaderboard, and a second run gets them for free.
+    aggregation, the signs and this code's version): the TrueSkill permutations are the
+    expensive part of a leaderboard, and a second run gets them for free.
     """
     import hashlib
 
