@@ -206,3 +206,51 @@ def test_stores_of_intermediate_values_follow_their_code(package, monkeypatch):
     assert state()[0] != before[0] and state()[1] == before[1]
     _append(package / "metrics" / "ngram" / "gleu.py")
     assert state()[1] != before[1]
+
+
+def test_stores_of_model_outputs_follow_their_code(package, tmp_path, monkeypatch):
+    """A language model's scores (Scribendi), a regressor's outputs (SOME, IMPARA), BARTScore's
+    log-likelihoods and a local LLM's answers are stored under the version of the code that
+    makes them (an edit of it never reads the old code's values); a remote LLM's answers under
+    the exact request alone (an edit of the package never asks a paid API again); and none of
+    these code versions enters a result signature."""
+    from gec_meta.llm.local import TransformersChat
+    from gec_meta.llm.openai import OpenAICompatibleChat
+    from gec_meta.metrics.neural.bartscore import BARTScoreScorer
+    from gec_meta.models.causal_lm import CausalLM
+    from gec_meta.models.regressors import SequenceRegressor
+
+    monkeypatch.setenv("GEC_META_CACHE", str(tmp_path / "cache"))
+
+    def state():
+        code.module_code_version.cache_clear()
+        lm, reg = CausalLM("gpt2"), SequenceRegressor("some/model", "metric.model")
+        local = TransformersChat("HuggingFaceTB/SmolLM2-135M-Instruct")
+        remote = OpenAICompatibleChat("gpt-4o-mini", "http://localhost:1")
+        bart = BARTScoreScorer("facebook/bart-large-cnn")
+        for named in (lm, reg, local, remote):  # the signatures' part stays free of code versions
+            assert "code:" not in named.identity
+        assert "code:" not in bart.signature()
+        return {"lm": lm.store.namespace, "regressor": reg.store.namespace, "local": local.store.namespace,
+                "remote": remote.store.namespace, "bart": bart.store.namespace}
+
+    before = state()
+    assert before["remote"] == OpenAICompatibleChat("gpt-4o-mini", "http://localhost:1").identity
+    _append(package / "metrics" / "edit" / "cleme.py")  # code none of them runs
+    assert state() == before
+
+    def changed_by(*path):
+        nonlocal before
+        _append(package.joinpath(*path))
+        after = state()
+        moved = {k for k in before if after[k] != before[k]}
+        before = after
+        return moved
+
+    assert changed_by("models", "causal_lm.py") == {"lm"}
+    assert changed_by("models", "regressors.py") == {"regressor"}
+    assert changed_by("models", "cached.py") == {"lm", "regressor"}
+    assert changed_by("encoders", "batching.py") == {"lm", "regressor", "bart", "local"}
+    assert changed_by("metrics", "neural", "bartscore.py") == {"bart"}
+    assert changed_by("llm", "local.py") == {"local"}
+    assert changed_by("llm", "openai.py") == set()  # the remote answers stay

@@ -34,6 +34,11 @@ from pathlib import Path
 PACKAGE_DIR = Path(__file__).resolve().parent.parent  # gec_meta/
 PACKAGE = PACKAGE_DIR.name
 
+#: The code that computes statistics and scores: the metrics and everything they compute with
+#: (package folders and files; :meth:`gec_meta.metrics.base.Metric.code_version` hashes the part a
+#: metric can run, :func:`computing_code_version` the part a store of intermediate values can).
+STATISTICS_CODE = ("metrics", "edits", "encoders", "models", "llm", "parallel.py")
+
 # `from <module> import <names>` (names: to the end of the line, several lines in parentheses
 # or after backslashes) or `import <modules>`, each at the start of a line (any indentation).
 _IMPORT = re.compile(
@@ -239,3 +244,12 @@ def module_code_version(roots: frozenset[str], within: tuple[str, ...]) -> str:
         h.update(relative.encode("utf-8") + b"\0")
         h.update((PACKAGE_DIR / relative).read_bytes())
     return h.hexdigest()[:16]
+
+
+def computing_code_version(module: str) -> str:
+    """:func:`module_code_version` of one module within :data:`STATISTICS_CODE`: the version of
+    the code that computes the entries of a store of intermediate values (encoder-free model
+    outputs, edit vectors, reference draws), for its namespace.  A store keyed by it never serves
+    entries computed by older code, whether or not its hand-kept version was bumped."""
+    return module_code_version(frozenset({module}), STATISTICS_CODE)
+

@@ -46,6 +46,7 @@ from typing import Iterator, Sequence
 from tqdm.auto import tqdm
 
 from gec_meta.cache import KeyValueStore, cache_root, text_hash
+from gec_meta.cache.code import computing_code_version
 from gec_meta.fields import check_fields, non_negative, valid
 from gec_meta.errors import ConfigError, GecMetaError
 from gec_meta.llm.journal import AnswerJournal
@@ -208,6 +209,9 @@ class ChatBackend:
     #: The backend counts its requests itself (remote: HTTP requests incl. retries); else every
     #: answer made is one request.
     counts_requests = False
+    #: The answers are made by this package's code in this process (a local model), not by a
+    #: server: their store is keyed by that code's version too (:attr:`store_namespace`).
+    answers_made_here = False
 
     def __init__(self, model: str, temperature: float = 0.0, seed: int = 0, max_new_tokens: int = 128,
                  system_prompt: str | None = None, use_cache: bool = True, flush_every: int = 0,
@@ -279,12 +283,25 @@ class ChatBackend:
         return f"{self.kind}:{self.model}" + ("+structured" if self.structured else "")
 
     @property
+    def store_namespace(self) -> str:
+        """The namespace of :attr:`store` (and of the journal recovered into it): :attr:`identity`,
+        plus, for a backend whose answers this package's code makes (:attr:`answers_made_here`:
+        generation, value probabilities), the version of that code -- an edit of it never reads
+        the old code's answers.  A remote backend's answers are the server's to the exact
+        request, which the key already holds (:meth:`cache_key`): no code version, so editing the
+        package never asks a paid API again."""
+        if not self.answers_made_here:
+            return self.identity
+        return f"{self.identity}|code:{computing_code_version(type(self).__module__)}"
+
+    @property
     def store(self) -> KeyValueStore:
         if self._store is None:
-            self._store = KeyValueStore(self.identity, use_default_root=self.use_cache)
+            namespace = self.store_namespace
+            self._store = KeyValueStore(namespace, use_default_root=self.use_cache)
             root = cache_root() if self.use_cache else None
             self._journal = AnswerJournal(None if root is None or self._store.folder is None else
-                                          root / "llm-journal" / text_hash(self.identity)[:24])
+                                          root / "llm-journal" / text_hash(namespace)[:24])
             entries, files = self._journal.recover()  # answers of a killed run
             if entries:
                 for key, value in entries:

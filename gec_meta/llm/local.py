@@ -74,6 +74,7 @@ class TransformersChat(ChatBackend):
     """
 
     kind = "transformers"
+    answers_made_here = True
 
     def __init__(self, model: str, temperature: float = 0.0, seed: int = 0, max_new_tokens: int = 128,
                  system_prompt: str | None = None, use_cache: bool = True, flush_every: int = 0,

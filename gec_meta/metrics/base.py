@@ -18,10 +18,7 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
-
-#: The code that computes statistics and scores: the metrics and everything they compute with
-#: (package folders and files; :meth:`Metric.code_version` hashes the part a metric can run).
-STATISTICS_CODE = ("metrics", "edits", "encoders", "models", "llm", "parallel.py")
+from gec_meta.cache.code import STATISTICS_CODE  # noqa: F401  (re-exported: the statistics code)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from gec_meta.cache import KeyValueStore, current_store, text_hash
+from gec_meta.cache.code import computing_code_version
 from gec_meta.devices import resolve_device, to_device
 from gec_meta.encoders.batching import unique
 from gec_meta.models.loading import model_ref, package_version
@@ -53,10 +54,19 @@ class CachedModel:
                 + ("" if self.version == "1" else f"|v:{self.version}"))
 
     @property
+    def store_namespace(self) -> str:
+        """The namespace of :attr:`store`: :attr:`identity` plus the version of the code that
+        computes the stored values (the wrapper's module and what it imports, e.g.
+        ``causal_lm.py``'s scoring and the batching), so an edit of that code never reads values
+        of the old code, whether or not :attr:`version` was bumped.  Not in :attr:`identity`,
+        which names the model in result signatures."""
+        return f"{self.identity}|code:{computing_code_version(type(self).__module__)}"
+
+    @property
     def store(self) -> KeyValueStore:
         """The model's score store in the cache folder the process names now (a process-wide
         model, :func:`gec_meta.models.causal_lm.shared_lm`, follows a changed ``GEC_META_CACHE``)."""
-        self._store = current_store(self._store, lambda: self.identity, self._use_cache)
+        self._store = current_store(self._store, lambda: self.store_namespace, self._use_cache)
         return self._store
 
     def cached_values(self, items: Sequence, compute: Callable[[list], list], read: Callable[[Any], float] = float

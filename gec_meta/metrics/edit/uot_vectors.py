@@ -25,10 +25,10 @@ from typing import Sequence
 
 import numpy as np
 
-from gec_meta.cache import KeyValueStore, cache_root, module_code_version, text_hash
+from gec_meta.cache import KeyValueStore, cache_root, text_hash
+from gec_meta.cache.code import computing_code_version
 from gec_meta.edits.edit import EditKey, apply_edits
 from gec_meta.errors import ConfigError
-from gec_meta.metrics.base import STATISTICS_CODE
 
 VECTORIZE = ("remove", "add")
 VECTOR_DTYPE = np.float32
@@ -83,7 +83,7 @@ class EditVectorizer:
         that makes vectors (this module's import closure: an edit of it is never served vectors
         of the old code, whether or not the hand-kept ``v`` was bumped)."""
         # v=2: insertions at one position in ERRANT's order (issue 19.1)
-        code = module_code_version(frozenset({__name__}), STATISTICS_CODE)
+        code = computing_code_version(__name__)
         return (f"uot-edit-vectors|{self.encoder.signature()}|pooling={self.encoder.pooling}"
                 f"|vectorize={self.vectorize}|v=2|code:{code}")
 

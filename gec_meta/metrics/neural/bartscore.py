@@ -21,6 +21,7 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.cache import KeyValueStore, text_hash
+from gec_meta.cache.code import computing_code_version
 from gec_meta.encoders.batching import fill_rows, length_batches, unique
 from gec_meta.encoders.encoder import _library_versions
 from gec_meta.encoders.loading import load_pretrained, resolve_model
@@ -67,8 +68,12 @@ class BARTScoreScorer:
 
     @property
     def store(self) -> KeyValueStore:
+        """Log-likelihoods on disk, namespace = :meth:`signature` plus the version of this
+        module's code (its scoring and batching: an edit of them never reads the old code's
+        values, whether or not ``v`` was bumped; not in the signature, which results print)."""
         if self._store is None:
-            self._store = KeyValueStore(self.signature(), use_default_root=self.use_cache)
+            namespace = f"{self.signature()}|code:{computing_code_version(__name__)}"
+            self._store = KeyValueStore(namespace, use_default_root=self.use_cache)
         return self._store
 
     def _load(self):

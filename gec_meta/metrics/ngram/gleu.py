@@ -88,7 +88,7 @@ import numpy as np
 
 from gec_meta.errors import GecMetaError
 from gec_meta.fields import integer, valid
-from gec_meta.metrics.base import ANY_LANGUAGE, STATISTICS_CODE, Metric
+from gec_meta.metrics.base import ANY_LANGUAGE, Metric
 from gec_meta.metrics.ngram.green import MAX_NGRAM_ORDER, TOKENS, NgramCache, dedupe_triples, validate_inputs
 
 #: Iteration j of compute_gleu reseeds with j * 101 (cnap/gec-ranking scripts/compute_gleu).
@@ -137,8 +137,9 @@ def sample_reference_indices(
     # Drawing I x N numbers with Python's RNG takes ~0.2 s for SEEDA; the draws depend only
     # on these five integers, so they are cached on disk like any other stage.
     from gec_meta import cache
+    from gec_meta.cache.code import computing_code_version
 
-    code = cache.module_code_version(frozenset({__name__}), STATISTICS_CODE)  # the drawing code's
+    code = computing_code_version(__name__)  # the drawing code's
     key = f"gleu-reference-draws|v1|code:{code}|{iterations}|{num_sentences}|{num_references}|{seed}|{sampling}"
     out = cache.load_array(key, kind="draws")
     if out is not None and out.shape == (iterations, num_sentences):
