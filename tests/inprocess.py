@@ -45,14 +45,11 @@ def _restore_logging(saved: dict) -> None:
         lg.propagate, lg.disabled = propagate, disabled
 
 
-def run_main(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
-    """``run.py *args`` with environment ``env`` in folder ``cwd``, in this process.
-
-    Returns:
-        what :func:`subprocess.run` would: ``returncode`` (the exit status: 0, or the
-        ``SystemExit`` code; an exception other than ``SystemExit`` propagates, as a traceback
-        would end the process), ``stdout`` and ``stderr`` as text.
-    """
+@contextlib.contextmanager
+def as_a_process(argv: list[str], env: dict[str, str], cwd: Path):
+    """Run the block as a process with command line ``argv``, environment ``env`` and working
+    folder ``cwd`` would, in this process; yields its (stdout, stderr) buffers.  Puts back
+    afterwards what a ``gec-meta-run`` job changes in its process (see the module docstring)."""
     from hydra.core.global_hydra import GlobalHydra
     from hydra.core.hydra_config import HydraConfig
 
@@ -62,17 +59,13 @@ def run_main(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Comp
     saved_logging, saved_format = _logging_state(), warnings.formatwarning
     saved_tracebacks = run_module._TRACEBACKS
     out, err = io.StringIO(), io.StringIO()
-    status = 0
     try:
         os.environ.clear()
         os.environ.update(env)
         os.chdir(cwd)
-        sys.argv = [str(Path(run_module.__file__)), *args]
+        sys.argv = list(argv)
         with warnings.catch_warnings(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                run_module.main()
-            except SystemExit as exc:
-                status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            yield out, err
     finally:
         os.environ.clear()
         os.environ.update(saved_env)
@@ -83,4 +76,22 @@ def run_main(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Comp
         run_module._TRACEBACKS = saved_tracebacks
         GlobalHydra.instance().clear()
         HydraConfig.instance().cfg = None
+
+
+def run_main(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+    """``run.py *args`` with environment ``env`` in folder ``cwd``, in this process.
+
+    Returns:
+        what :func:`subprocess.run` would: ``returncode`` (the exit status: 0, or the
+        ``SystemExit`` code; an exception other than ``SystemExit`` propagates, as a traceback
+        would end the process), ``stdout`` and ``stderr`` as text.
+    """
+    import gec_meta.cli.run as run_module
+
+    status = 0
+    with as_a_process([str(Path(run_module.__file__)), *args], env, cwd) as (out, err):
+        try:
+            run_module.main()
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     return subprocess.CompletedProcess([sys.executable, "run.py", *args], status, out.getvalue(), err.getvalue())

@@ -14,25 +14,34 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _plain_script_in_this_process(timed, monkeypatch):
-    """bench_gpu.timed, except that the plain script (bench/plain_forward.py) runs its ``main``
-    here, with its command line and stdout, as ``python plain_forward.py ...`` would: its fresh
-    process would only import torch and transformers again (~5 s of this test's CPU) -- a
-    process boundary the gec-meta runs (gpu_job.py) already cross."""
-    import contextlib
-    import io
+def _in_this_process(timed, monkeypatch):
+    """bench_gpu.timed, except that the plain script (bench/plain_forward.py) and gec-meta's cold
+    job (bench/gpu_job.py) run here, with their command lines, environments and stdout, as
+    ``python plain_forward.py ...`` or ``python gpu_job.py ...`` would: each fresh process would
+    only import torch and transformers again (~5 s of this test's CPU each).  The warm job stays
+    a fresh process: it reads the cold job's statistics from the cache, as the bench does, and
+    keeps gpu_job.py's own command line tested in a real process."""
     import runpy
-    import sys
     import time
 
+    from inprocess import as_a_process
+
+    from gec_meta.data import datasets
+
     def run(cmd, env):
-        if not cmd[1].endswith("plain_forward.py"):
-            return timed(cmd, env)
-        out = io.StringIO()
+        script = Path(cmd[1]).name
+        cold_job = script == "gpu_job.py" and cmd[cmd.index("--") - 1].endswith("-cold.json")
+        if script != "plain_forward.py" and not cold_job:
+            return timed(cmd, env)  # the warm job
         start = time.perf_counter()
-        with monkeypatch.context() as m, contextlib.redirect_stdout(out):
-            m.setattr(sys, "argv", cmd[1:])
-            runpy.run_path(cmd[1], run_name="__main__")
+        with monkeypatch.context() as m, as_a_process(cmd[1:], {**os.environ, **env}, REPO) as (out, err):
+            for name in ("load_gjg15", "load_seeda"):  # gpu_job --limit wraps them: put them back after
+                m.setattr(datasets, name, getattr(datasets, name))
+            try:
+                runpy.run_path(cmd[1], run_name="__main__")
+            except SystemExit as exc:  # as timed() treats a process's exit status
+                if exc.code not in (None, 0):
+                    raise RuntimeError(f"{script} failed ({exc.code}):\n{err.getvalue()[-4000:]}") from None
         return time.perf_counter() - start, out.getvalue()
 
     return run
@@ -46,9 +55,10 @@ def _plain_script_in_this_process(timed, monkeypatch):
 def test_bench_gpu_runs_on_the_cpu(tmp_path, data_root, jobs, monkeypatch, capsys):
     # bench_gpu.py's own steps (the tiny model, the texts the encoder ran, the device check) run in
     # this process, which has imported torch and transformers already (~6 s of CPU a fresh
-    # process spends on them); what it measures runs as on the command line, each in a fresh
-    # process: gec-meta cold and warm (gpu_job.py) and the plain script. The command line itself
-    # (its options and one-line errors) is tested in tests/test_bench_options.py.
+    # process spends on them); so do the plain script and gec-meta's cold job, each with its
+    # command line (_in_this_process), while the warm job is a fresh process, as on the command
+    # line. The command line itself (its options and one-line errors) is tested in
+    # tests/test_bench_options.py.
     out, js = tmp_path / "RESULTS_GPU.md", tmp_path / "rows.json"
     monkeypatch.setenv("GEC_META_DATA", str(data_root))
     monkeypatch.setenv("GEC_META_THREADS", "1")
@@ -56,7 +66,7 @@ def test_bench_gpu_runs_on_the_cpu(tmp_path, data_root, jobs, monkeypatch, capsy
     monkeypatch.syspath_prepend(str(REPO / "bench"))
     monkeypatch.chdir(REPO)
     bench_gpu = importlib.import_module("bench_gpu")
-    monkeypatch.setattr(bench_gpu, "timed", _plain_script_in_this_process(bench_gpu.timed, monkeypatch))
+    monkeypatch.setattr(bench_gpu, "timed", _in_this_process(bench_gpu.timed, monkeypatch))
     bench_gpu.main(["--random-init", "tiny", "--limit", "6", "--check-sentences", "4", "--device", "cpu",
                     "--workdir", str(tmp_path / "work"), "--jobs", jobs, "--out", str(out), "--json", str(js)])
     assert "stats / plain fwd" in capsys.readouterr().out  # the table, printed at the end
