@@ -21,6 +21,15 @@ def _run(args, data_root, cache):
                           capture_output=True, text=True, timeout=300)
 
 
+def _run_here(args, data_root, cache):
+    """:func:`_run` in this process (``tests/inprocess.py``): for the runs whose process is not
+    what a test checks (a resume repeated after a first run in a real process)."""
+    from inprocess import run_main
+
+    env = {**os.environ, "GEC_META_DATA": str(data_root), "GEC_META_CACHE": str(cache)}
+    return run_main(args, env, REPO)
+
+
 def test_sweep_writes_results_and_resumes(data_root, tmp_path):
     sweep = tmp_path / "sweep"
     args = ["-m", "metric=length", "dataset=seeda,gjg15", "aggregation=default,trueskill",
@@ -38,7 +47,7 @@ def test_sweep_writes_results_and_resumes(data_root, tmp_path):
     assert (results[0].parent / "results.md").is_file()
     # Rerunning the same sweep skips every finished job and changes no result file.
     before = {p: p.read_bytes() for p in results}
-    second = _run(args, data_root, tmp_path / "cache")
+    second = _run_here(args, data_root, tmp_path / "cache")  # the first run was a real process
     assert second.returncode == 0
     assert second.stderr.count("skipping") + second.stdout.count("skipping") == 4
     assert all(p.read_bytes() == b for p, b in before.items())
@@ -79,11 +88,12 @@ def test_killed_sweep_resumes_to_identical_tables(data_root, tmp_path):
     proc.wait()
     finished = len(list(killed.rglob("results.json")))
     assert 2 <= finished < 6, "the sweep should have been killed part-way"
-    resumed = _run([*args, f"hydra.sweep.dir={killed}"], data_root, tmp_path / "cache")
+    # the killed sweep was a real process; its resume and the clean sweep run in this process
+    resumed = _run_here([*args, f"hydra.sweep.dir={killed}"], data_root, tmp_path / "cache")
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert (resumed.stderr + resumed.stdout).count("skipping") >= finished
     clean = tmp_path / "clean"
-    full = _run([*args, f"hydra.sweep.dir={clean}"], data_root, tmp_path / "cache2")
+    full = _run_here([*args, f"hydra.sweep.dir={clean}"], data_root, tmp_path / "cache2")
     assert full.returncode == 0
     for folder in (killed, clean):
         assert report_main([str(folder)]) == 0
