@@ -177,14 +177,28 @@ def test_every_benchmark_text(pipelines, data_root):
     assert _parse(fast, texts_sorted) == _parse(plain, texts_sorted)
 
 
-def test_spacy_without_torch_keeps_torch_importable():
+def test_lean_spacy_import_keeps_torch_and_spacys_command_line_reachable():
     pytest.importorskip("torch")
     code = (
         "import sys\n"
         "from gec_meta.edits import spacy_speed\n"
-        "spacy_speed.import_spacy_without_torch()\n"
+        "spacy_speed.import_spacy_lean()\n"
         "import thinc.compat\n"
         "assert 'torch' not in sys.modules and not thinc.compat.has_torch\n"
+        "assert not [m for m in sys.modules if m.startswith(('spacy.cli', 'typer', 'weasel'))]\n"
+        "import spacy\n"
+        # spaCy's own info(), imported on the call: the installed version, as its CLI reports it
+        "import importlib.metadata as md\n"
+        "assert spacy.info(silent=True)['spacy_version'] == md.version('spacy')\n"
+        "assert spacy.cli.download.__module__ == 'spacy.cli.download'\n"  # attribute access
+        "import spacy.cli.init_config\n"  # and a plain import of a submodule
+        "assert sys.modules['spacy.cli'] is spacy.cli and spacy.cli.__file__.endswith('__init__.py')\n"
+        "try:\n"
+        "    spacy.no_such_name\n"
+        "except AttributeError as exc:\n"
+        "    assert 'no_such_name' in str(exc)\n"
+        "else:\n"
+        "    raise AssertionError('spacy.no_such_name did not raise')\n"
         "import torch\n"
         "assert torch.ones(2).sum().item() == 2.0\n"
     )

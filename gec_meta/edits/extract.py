@@ -96,7 +96,7 @@ def load_annotator():
 
     speedups = spacy_speedups()  # read once: the import, the load and the pipeline agree
     if speedups:
-        spacy_speed.import_spacy_without_torch()
+        spacy_speed.import_spacy_lean()
     options = model_load_options(speedups)
     import errant
 

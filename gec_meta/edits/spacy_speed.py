@@ -29,8 +29,8 @@ sets, ``tests/test_spacy_speed.py``).  ``GEC_META_SPACY_SPEEDUPS=0`` turns them 
    list of up to 57,528 words per part of speech, i.e. a linear scan (~300 us a new word, ~20%
    of a parse of 3,000 fresh GJG15 texts); a set answers the same membership question in O(1).
 
-Also two changes of loading, not of the annotations: :func:`import_spacy_without_torch`
-(spaCy's import: ~1 s less) and :func:`pretokenised_load_options` (the model without its rule
+Also two changes of loading, not of the annotations: :func:`import_spacy_lean`
+(spaCy's import: ~1.4 s less) and :func:`pretokenised_load_options` (the model without its rule
 tokenizer, which ERRANT's parse of whitespace-tokenised text never runs: ~0.4 s less).
 """
 
@@ -54,24 +54,60 @@ def spacy_speedups() -> bool:
     return os.environ.get("GEC_META_SPACY_SPEEDUPS", "1") not in ("0", "false", "no")
 
 
-def import_spacy_without_torch() -> None:
-    """Import spaCy without letting thinc import PyTorch.
+def import_spacy_lean() -> None:
+    """Import spaCy without letting thinc import PyTorch, and without spaCy's command line.
 
-    ``thinc.compat`` imports torch (~1 s, most of spaCy's import time) only to offer PyTorch
-    wrapper layers and GPU support; the English CNN pipeline uses neither, and thinc has no
-    switch for it.  While spaCy is imported, ``sys.modules["torch"] = None`` makes thinc's
-    ``import torch`` fail fast (thinc then records ``has_torch = False``); the entry is removed
-    afterwards, so a later ``import torch`` (the neural metrics) works normally.  Does nothing if
-    spaCy or torch is already imported.
+    1. ``thinc.compat`` imports torch (~1 s, most of spaCy's import time) only to offer PyTorch
+       wrapper layers and GPU support; the English CNN pipeline uses neither, and thinc has no
+       switch for it.  While spaCy is imported, ``sys.modules["torch"] = None`` makes thinc's
+       ``import torch`` fail fast (thinc then records ``has_torch = False``); the entry is
+       removed afterwards, so a later ``import torch`` (the neural metrics) works normally.
+    2. ``spacy/__init__.py`` imports its command line (``from .cli.info import info``: typer,
+       rich, jinja2, weasel, requests -- ~0.4 s of the remaining ~1.3 s on a 2-core EPYC host,
+       2026-11-29) only to offer ``spacy.info``.  While spaCy is imported, placeholder modules
+       stand for ``spacy.cli`` and ``spacy.cli.info``, whose ``info`` imports the real one when
+       called; they are removed afterwards, and the ``spacy`` module gets a module
+       ``__getattr__`` (PEP 562) that imports the real ``spacy.cli`` when ``spacy.cli`` is first
+       read: ``import spacy.cli``, ``spacy.cli.download(...)`` and ``spacy.info()`` work as
+       before (tests/test_spacy_speed.py).
+
+    Does nothing if spaCy or torch is already imported.
     """
     if "spacy" in sys.modules or "torch" in sys.modules:
         return
-    sys.modules["torch"] = None  # type: ignore[assignment]
+    import types
+
+    cli = types.ModuleType("spacy.cli")
+    cli.__path__ = []  # a package: ``spacy.cli.info`` can be imported below it
+    cli_info = types.ModuleType("spacy.cli.info")
+    cli_info.info = _real_spacy_info  # type: ignore[attr-defined]
+    placeholders = {"torch": None, "spacy.cli": cli, "spacy.cli.info": cli_info}
+    sys.modules.update(placeholders)  # type: ignore[arg-type]
     try:
-        import spacy  # noqa: F401
+        import spacy
     finally:
-        if sys.modules.get("torch", 0) is None:
-            del sys.modules["torch"]
+        for name, module in placeholders.items():
+            if sys.modules.get(name, 0) is module:
+                del sys.modules[name]
+    if spacy.__dict__.get("cli") is cli:
+        del spacy.cli
+        spacy.__getattr__ = _spacy_cli_on_demand  # type: ignore[attr-defined]
+
+
+def _real_spacy_info(*args, **kwargs):
+    """``spacy.info`` while the command line is not imported: spaCy's own, imported now."""
+    from spacy.cli.info import info
+
+    return info(*args, **kwargs)
+
+
+def _spacy_cli_on_demand(name: str):
+    """The ``spacy`` module's ``__getattr__`` after :func:`import_spacy_lean`: ``spacy.cli``."""
+    if name == "cli":
+        import importlib
+
+        return importlib.import_module("spacy.cli")
+    raise AttributeError(f"module 'spacy' has no attribute {name!r}")
 
 
 #: The registered name of :class:`WhitespaceTokenizer`'s factory.
