@@ -205,6 +205,15 @@ def test_lean_spacy_import_keeps_torch_and_spacys_command_line_reachable():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_spacy_getattr_defers_other_names_to_spacys_own():
+    """A spaCy that has a module ``__getattr__`` of its own keeps it for every name but ``cli``."""
+    from gec_meta.edits.spacy_speed import _spacy_cli_on_demand
+
+    assert _spacy_cli_on_demand(lambda name: f"spacy's own {name}")("tokens") == "spacy's own tokens"
+    with pytest.raises(AttributeError, match="'nothing'"):
+        _spacy_cli_on_demand(None)("nothing")
+
+
 @pytest.mark.slow
 def test_errant_edits_do_not_depend_on_the_texts_parsed_alongside(data_root):
     """spaCy's floats do: numpy's OpenBLAS gives a matrix row other last bits at another position

@@ -91,7 +91,7 @@ def import_spacy_lean() -> None:
                 del sys.modules[name]
     if spacy.__dict__.get("cli") is cli:
         del spacy.cli
-        spacy.__getattr__ = _spacy_cli_on_demand  # type: ignore[attr-defined]
+        spacy.__getattr__ = _spacy_cli_on_demand(spacy.__dict__.get("__getattr__"))  # type: ignore[attr-defined]
 
 
 def _real_spacy_info(*args, **kwargs):
@@ -101,13 +101,21 @@ def _real_spacy_info(*args, **kwargs):
     return info(*args, **kwargs)
 
 
-def _spacy_cli_on_demand(name: str):
-    """The ``spacy`` module's ``__getattr__`` after :func:`import_spacy_lean`: ``spacy.cli``."""
-    if name == "cli":
-        import importlib
+def _spacy_cli_on_demand(previous=None):
+    """The ``spacy`` module's ``__getattr__`` after :func:`import_spacy_lean`: ``spacy.cli``
+    imported on first read; any other name goes to spaCy's own module ``__getattr__`` if it has
+    one (``previous``), else is an AttributeError."""
 
-        return importlib.import_module("spacy.cli")
-    raise AttributeError(f"module 'spacy' has no attribute {name!r}")
+    def __getattr__(name: str):
+        if name == "cli":
+            import importlib
+
+            return importlib.import_module("spacy.cli")
+        if previous is not None:
+            return previous(name)
+        raise AttributeError(f"module 'spacy' has no attribute {name!r}")
+
+    return __getattr__
 
 
 #: The registered name of :class:`WhitespaceTokenizer`'s factory.
