@@ -254,3 +254,20 @@ def test_stores_of_model_outputs_follow_their_code(package, tmp_path, monkeypatc
     assert changed_by("metrics", "neural", "bartscore.py") == {"bart"}
     assert changed_by("llm", "local.py") == {"local"}
     assert changed_by("llm", "openai.py") == set()  # the remote answers stay
+    # ERRANT's spaCy loading: the language model's, the regressors' and the local LLM's code
+    # never imports it (only the lazy public API of gec_meta/__init__.py would; a package above
+    # a module counts with the imports it executes); BARTScore's module does, through
+    # metrics/base.py's extractor identity of the statistics key
+    assert changed_by("edits", "spacy_speed.py") == {"bart"}
+
+
+def test_a_package_above_a_module_counts_with_the_imports_it_executes():
+    """Importing a module runs the ``__init__.py`` of every package above it, not the imports
+    inside their functions: ``gec_meta/__init__.py``'s lazy ``__getattr__`` imports the public
+    API only when ``gec_meta.load_metric`` is read, so it is in the closure of ``gec_meta``
+    imported by name, not in that of a module below it."""
+    assert "gec_meta.api" not in code.import_closure(["gec_meta.models.causal_lm"])
+    assert "gec_meta.models" in code.import_closure(["gec_meta.models.causal_lm"])  # parent kept
+    assert "gec_meta.api" in code.import_closure(["gec_meta"])
+    # a module imported by name still counts with the imports inside its functions
+    assert "gec_meta.edits.languages" in code.import_closure(["gec_meta.metrics.base"])

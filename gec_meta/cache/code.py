@@ -151,23 +151,55 @@ def _imports_of(module: str) -> frozenset[str]:
     return frozenset(imported_modules(module, modules[module].read_text(encoding="utf-8"), modules))
 
 
+@functools.lru_cache(maxsize=None)
+def _module_level_imports_of(module: str) -> frozenset[str]:
+    """The package modules that ``module`` imports when it is executed: its import statements
+    outside function bodies (module level, class bodies, ``if``/``try`` blocks), read with
+    ``ast`` (only package ``__init__`` files reached as parents come here: a few small files)."""
+    import ast
+
+    source = package_modules()[module].read_text(encoding="utf-8")
+    eager: list[str] = []
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                continue  # runs only when called (e.g. a lazy ``__getattr__``)
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                eager.append(ast.get_source_segment(source, child) or "")
+            else:
+                visit(child)
+
+    visit(ast.parse(source))
+    return frozenset(imported_modules(module, "\n".join(eager), package_modules()))
+
+
 def import_closure(roots: Iterable[str]) -> frozenset[str]:
     """``roots`` (package modules) with every package module they import, directly or not, and
-    the packages above each (their ``__init__.py`` runs first; its own imports are followed too,
-    which over-approximates a lazy ``__getattr__``'s)."""
+    the packages above each.
+
+    A module imported by name counts with every import it holds, also inside its functions
+    (they may run).  A package that is only *above* an imported module counts with the imports
+    its ``__init__.py`` executes (module level): importing ``gec_meta.models.causal_lm`` runs
+    ``gec_meta/__init__.py`` but not its lazy ``__getattr__``, which imports the public API
+    (and through it data readers, the signature code and ERRANT's extractor) only when
+    ``gec_meta.load_metric`` and the like are read.  Before, those lazy imports were followed
+    for every module, and every store's code version held the ``edits/`` package: an edit of
+    spaCy's loading made the language-model scores cold (tests/test_code_version.py)."""
     modules = package_modules()
-    seen: set[str] = set()
-    stack = [m for m in roots if m in modules]
+    seen: set[tuple[str, bool]] = set()  # (module, imported by name)
+    stack = [(m, True) for m in roots if m in modules]
     while stack:
-        module = stack.pop()
-        if module in seen:
+        module, by_name = stack.pop()
+        if (module, by_name) in seen or (module, True) in seen:
             continue
-        seen.add(module)
-        stack.extend(_imports_of(module))
+        seen.add((module, by_name))
+        imports = _imports_of(module) if by_name else _module_level_imports_of(module)
+        stack.extend((m, True) for m in imports)
         parent = module.rpartition(".")[0]
         if parent in modules:
-            stack.append(parent)
-    return frozenset(seen)
+            stack.append((parent, False))
+    return frozenset(m for m, _ in seen)
 
 
 def object_modules(obj: object, max_items: int = 256) -> set[str]:
