@@ -254,11 +254,9 @@ def test_stores_of_model_outputs_follow_their_code(package, tmp_path, monkeypatc
     assert changed_by("metrics", "neural", "bartscore.py") == {"bart"}
     assert changed_by("llm", "local.py") == {"local"}
     assert changed_by("llm", "openai.py") == set()  # the remote answers stay
-    # ERRANT's spaCy loading: the language model's, the regressors' and the local LLM's code
-    # never imports it (only the lazy public API of gec_meta/__init__.py would; a package above
-    # a module counts with the imports it executes); BARTScore's module does, through
-    # metrics/base.py's extractor identity of the statistics key
-    assert changed_by("edits", "spacy_speed.py") == {"bart"}
+    # ERRANT's spaCy loading: none of them imports it (only the lazy public API of
+    # gec_meta/__init__.py would; a package above a module counts with the imports it executes)
+    assert changed_by("edits", "spacy_speed.py") == set()
 
 
 def test_a_package_above_a_module_counts_with_the_imports_it_executes():
@@ -270,4 +268,32 @@ def test_a_package_above_a_module_counts_with_the_imports_it_executes():
     assert "gec_meta.models" in code.import_closure(["gec_meta.models.causal_lm"])  # parent kept
     assert "gec_meta.api" in code.import_closure(["gec_meta"])
     # a module imported by name still counts with the imports inside its functions
-    assert "gec_meta.edits.languages" in code.import_closure(["gec_meta.metrics.base"])
+    assert "gec_meta.edits.edit_sets" in code.import_closure(["gec_meta.data.refsets"])
+
+
+#: Metrics whose statistics never read extracted edits, by the modules their objects come from.
+NO_EDITS = {
+    "bertscore": {"gec_meta.metrics.neural.bertscore", "gec_meta.encoders.encoder"},
+    "bartscore": {"gec_meta.metrics.neural.bartscore"},
+    "scribendi": {"gec_meta.metrics.neural.scribendi", "gec_meta.models.causal_lm"},
+    "some": {"gec_meta.metrics.neural.some", "gec_meta.models.regressors"},
+    "impara": {"gec_meta.metrics.neural.impara", "gec_meta.models.regressors"},
+    "gleu": {"gec_meta.metrics.ngram.gleu"},
+    "green": {"gec_meta.metrics.ngram.green"},
+    "length": {"gec_meta.metrics.length"},
+}
+USES_EDITS = {"errant": ERRANT, "pt_m2": PT_M2, "cleme": frozenset({"gec_meta.metrics.edit.cleme"}),
+              "llm_e": frozenset({"gec_meta.metrics.llm"})}
+
+
+@pytest.mark.parametrize("path", [("edits", "extract.py"), ("edits", "spacy_speed.py"),
+                                  ("edits", "languages.py"), ("edits", "cherrant.py")])
+def test_an_edit_of_the_extractors_keeps_the_statistics_of_metrics_without_edits(package, path):
+    """ERRANT's and ChERRANT's code (edits/) is in the key of the metrics that extract edits, and
+    not in that of BERTScore, GLEU, Scribendi... , although every metric's signature names the
+    extractor and the edit metrics' keys its identity: that code lives in modules those metrics
+    do not import (meta/components.py, metrics/uses_edits.py)."""
+    before = {name: _version(frozenset(roots)) for name, roots in {**NO_EDITS, **USES_EDITS}.items()}
+    _append(package.joinpath(*path))
+    after = {name: _version(frozenset(roots)) for name, roots in {**NO_EDITS, **USES_EDITS}.items()}
+    assert {name for name in before if after[name] != before[name]} == set(USES_EDITS)

@@ -76,7 +76,7 @@ class Dataset:
         return len(self.sources)
 
     def signature(self) -> str:
-        from gec_meta.meta.signature import component
+        from gec_meta.meta.components import component
 
         lang = {} if self.language == "en" else {"lang": self.language}
         return component(self.name, {"setting": self.setting, **self.options, **lang})

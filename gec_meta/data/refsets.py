@@ -128,7 +128,7 @@ class References:
         return f"refs {self.name} {self.names[r]}, line {line}"
 
     def signature(self) -> str:
-        from gec_meta.meta.signature import component
+        from gec_meta.meta.components import component
 
         return component(self.name, {**self.options, "nrefs": len(self.names)})
 
@@ -179,11 +179,6 @@ class ReferenceRows(tuple):
     def sentences(self, idx: Sequence[int]) -> "ReferenceRows":
         """The same references of the sentences ``idx`` only, shape (R, len(idx))."""
         return ReferenceRows([[row[i] for i in idx] for row in self], [[col[i] for i in idx] for col in self.present])
-
-
-def present_mask(references) -> tuple[tuple[bool, ...], ...] | None:
-    """:attr:`ReferenceRows.present` of references in a metric's form, else None."""
-    return getattr(references, "present", None)
 
 
 class ReferenceForms(tuple):

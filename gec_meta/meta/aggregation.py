@@ -80,7 +80,7 @@ class Aggregation:
         return {k: v for k, v in self.__dict__.items()}
 
     def signature(self) -> str:
-        from gec_meta.meta.signature import component
+        from gec_meta.meta.components import component
 
         return component(self.name, self.options())
 

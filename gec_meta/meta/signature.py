@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import importlib.metadata as md
 
+from gec_meta.meta.components import component
+
 
 def versions(language: str = "en") -> str:
     """Versions of this package and the libraries that can change a number, and whether
@@ -44,13 +46,6 @@ def _installed(pkg: str) -> bool:
     except md.PackageNotFoundError:
         return False
     return True
-
-
-def component(name: str, options: dict) -> str:
-    """``name(k1=v1,k2=v2)`` with keys sorted; ``name`` alone without options."""
-    if not options:
-        return name
-    return f"{name}(" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) + ")"
 
 
 def result_signature(dataset, references, metric, aggregation, sentence_variant: str,

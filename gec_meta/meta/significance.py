@@ -200,7 +200,7 @@ def compare_with_best(
 def significance_signature(method: str, samples: int | None = None, seed: int | None = None,
                            alpha: float = 0.05) -> str:
     """``sig:<method>(...)`` naming the test, its unit, resamples and seed (for captions)."""
-    from gec_meta.meta.signature import component
+    from gec_meta.meta.components import component
 
     opts: dict[str, object] = {"alpha": alpha, "tail": "one-sided"}
     if method == "permutation":

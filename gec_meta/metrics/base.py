@@ -18,7 +18,7 @@ from typing import ClassVar, Sequence
 
 import numpy as np
 
-from gec_meta.cache.code import STATISTICS_CODE  # noqa: F401  (re-exported: the statistics code)
+from gec_meta.cache.code import STATISTICS_CODE
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,7 @@ class Metric(abc.ABC):
     cacheable: ClassVar[bool] = True
     #: its statistics depend on edits from the language's extractor
     #: (:func:`gec_meta.edits.languages.edit_extractor`), whose identity then enters :meth:`cache_key`
+    #: (set with :meth:`extractor_identity` by :class:`gec_meta.metrics.uses_edits.UsesEdits`)
     uses_edits: ClassVar[bool] = False
     languages: ClassVar[tuple[str, ...] | str] = ("en",)
     #: the language of the texts scored (set from the dataset by :meth:`for_language`)
@@ -255,7 +256,7 @@ class Metric(abc.ABC):
         a metric with models also names the device they ran on (``device=cpu``,
         :func:`gec_meta.devices.devices_of`), which :meth:`cache_key` leaves out."""
         from gec_meta.devices import devices_of
-        from gec_meta.meta.signature import component
+        from gec_meta.meta.components import component
 
         ties = {"ties": self.tie_tolerance} if self.tie_tolerance else {}
         devices = devices_of(self)
@@ -281,8 +282,15 @@ class Metric(abc.ABC):
         parts = [self.stats_name, f"v:{self.version}"]
         parts += [f"{k}:{v}" for k, v in sorted(self.stats_options().items())]
         if self.uses_edits:
-            parts.append(f"extractor:{_extractor_identity(self._language)}")
+            parts.append(f"extractor:{self.extractor_identity()}")
         return "|".join(parts)
+
+    def extractor_identity(self) -> str:
+        """The edit extractor's cache namespace, for :meth:`cache_key` when :attr:`uses_edits`:
+        defined by :class:`gec_meta.metrics.uses_edits.UsesEdits`, the one module of the metrics
+        that imports the extractors (for BERTScore or GLEU it would put ERRANT's code into
+        :meth:`code_version`)."""
+        raise NotImplementedError(f"{type(self).__name__} sets uses_edits without UsesEdits")
 
     @property
     def stats_name(self) -> str:
@@ -298,6 +306,13 @@ class Metric(abc.ABC):
 #: :attr:`Metric.languages` of a metric that works on any language (it reads tokens, or edits
 #: from :func:`gec_meta.edits.languages.edit_extractor`).
 ANY_LANGUAGE = "any"
+
+
+def present_mask(references) -> tuple[tuple[bool, ...], ...] | None:
+    """Which reference slots hold a reference, shape (R, N), for references in a metric's form:
+    :attr:`gec_meta.data.refsets.ReferenceRows.present` (False at an M2 annotator's stand-in
+    under ``missing_annotator=skip``), else None (every slot is a reference)."""
+    return getattr(references, "present", None)
 
 
 def merge_near_ties(scores: np.ndarray, tolerance: float) -> np.ndarray:
@@ -356,16 +371,3 @@ def f_beta(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float) -> np.nd
         f = np.where((p + r) != 0, (1 + b2) * p * r / np.where(denom == 0, 1.0, denom), 0.0)
     return p, r, f
 
-
-def _extractor_identity(language: str) -> str:
-    """The edit extractor's cache namespace for ``language`` (its libraries' versions, code and,
-    for ChERRANT, its resources' content), so statistics computed from other edits are never
-    reused; ``missing`` when ChERRANT's resources are absent (then nothing can have been
-    extracted: statistics from given edits alone)."""
-    from gec_meta.edits.languages import edit_extractor
-    from gec_meta.errors import MissingDataError
-
-    try:
-        return edit_extractor(language).namespace()
-    except MissingDataError:
-        return "missing"

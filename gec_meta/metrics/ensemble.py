@@ -349,7 +349,7 @@ class Ensemble(Metric):
                 "members": "[" + ";".join(m.signature() for m in self._metrics) + "]"}
 
     def signature(self) -> str:
-        from gec_meta.meta.signature import component
+        from gec_meta.meta.components import component
 
         return component(self.name, {**self.options(), "v": self.version})
 

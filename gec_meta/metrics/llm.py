@@ -69,6 +69,7 @@ from gec_meta.llm.backends import Request
 from gec_meta.llm.parsing import SCORE_MIN, ParsedAnswer, answer_schema, parse_answer
 from gec_meta.llm.prompts import Context, PromptTemplate, corpus_context, mark_edits
 from gec_meta.metrics.base import ANY_LANGUAGE, Metric
+from gec_meta.metrics.uses_edits import UsesEdits
 
 #: At most five targets per prompt (Kobayashi et al. 2024a, App. A: "N takes values from 1 to 5").
 MAX_TARGETS = 5
@@ -576,13 +577,12 @@ class LLMSentence(LLMEvaluator):
 
 
 @dataclass(frozen=True)
-class LLMEdit(LLMEvaluator):
+class LLMEdit(UsesEdits, LLMEvaluator):
     """LLM-E: edit-based evaluation (targets shown with their ERRANT edits marked)."""
 
     template: str = "llm_e"
 
     name: ClassVar[str] = "llm_e"
-    uses_edits: ClassVar[bool] = True
     criteria: ClassVar[tuple[str, ...]] = ("difficulty", "impact")
 
     def prepare(self, pairs: Sequence[tuple[str, str]]) -> None:

@@ -74,9 +74,8 @@ from typing import ClassVar, Sequence
 import numpy as np
 
 from gec_meta.data.m2 import apply_edits as apply_gold_edits
-from gec_meta.data.refsets import present_mask
 from gec_meta.errors import ConfigError
-from gec_meta.metrics.base import f_beta
+from gec_meta.metrics.base import f_beta, present_mask
 from gec_meta.metrics.edit.core import PRFMetric, lexicographic_best, python_round4, reference_kind_for
 from gec_meta.metrics.edit.errant import given_or_extracted
 from gec_meta.parallel import parallel_map

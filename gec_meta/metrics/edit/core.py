@@ -44,6 +44,7 @@ from gec_meta.edits.edit import Edit, EditKey  # noqa: F401  (the package's one 
 from gec_meta.fields import positive, valid
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import ANY_LANGUAGE, Metric, f_beta
+from gec_meta.metrics.uses_edits import UsesEdits
 
 LEVELS = ("corpus", "sentence")
 
@@ -129,7 +130,7 @@ def prf_key(tp: float, fp: float, fn: float, beta: float) -> tuple[float, float,
 
 
 @dataclass(frozen=True)
-class PRFMetric(Metric, abc.ABC):
+class PRFMetric(UsesEdits, Metric, abc.ABC):
     """A metric whose statistics are (tp, fp, fn, ...) of every (system, sentence, reference).
 
     Fields:
@@ -162,7 +163,6 @@ class PRFMetric(Metric, abc.ABC):
     sentence_name: ClassVar[str] = ""  # "" = corpus_name
     level_in_statistics: ClassVar[bool] = False
     accepts_hypothesis_edits: ClassVar[bool] = False
-    uses_edits: ClassVar[bool] = True
     stat_names: ClassVar[tuple[str, ...]] = ("tp", "fp", "fn")
     #: edits come from the language's extractor (:func:`gec_meta.edits.languages.edit_extractor`)
     languages: ClassVar[tuple[str, ...] | str] = ANY_LANGUAGE

@@ -127,7 +127,7 @@ class Errant(EditMetric):
     def statistics(self, sources, hypotheses, references) -> np.ndarray:
         if not self.cherrant or any(given_edits(h) is not None for h in hypotheses):
             return super().statistics(sources, hypotheses, references)
-        from gec_meta.data.refsets import present_mask
+        from gec_meta.metrics.base import present_mask
         from gec_meta.metrics.edit.cherrant import cherrant_statistics
 
         N, S = len(sources), len(hypotheses)

@@ -88,7 +88,7 @@ import numpy as np
 
 from gec_meta.errors import GecMetaError
 from gec_meta.fields import integer, valid
-from gec_meta.metrics.base import ANY_LANGUAGE, Metric
+from gec_meta.metrics.base import ANY_LANGUAGE, Metric, present_mask
 from gec_meta.metrics.ngram.green import MAX_NGRAM_ORDER, TOKENS, NgramCache, dedupe_triples, validate_inputs
 
 #: Iteration j of compute_gleu reseeds with j * 101 (cnap/gec-ranking scripts/compute_gleu).
@@ -263,8 +263,6 @@ class GLEU(Metric):
         """This metric drawing, for each sentence, among its own references only (compute_gleu
         draws among the R files it is given; with stand-ins for absent references, drawing
         among all R slots would weight a sentence's first reference more)."""
-        from gec_meta.data.refsets import present_mask
-
         present = present_mask(references)
         slots = () if present is None else tuple(
             tuple(r for r in range(len(present)) if present[r][n]) or (0,) for n in range(len(present[0])))
