@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import functools
 import shutil
+from dataclasses import dataclass
+from typing import ClassVar  # at module level: dataclasses read the test's string annotations here
 
 import pytest
 
@@ -297,3 +299,31 @@ def test_an_edit_of_the_extractors_keeps_the_statistics_of_metrics_without_edits
     _append(package.joinpath(*path))
     after = {name: _version(frozenset(roots)) for name, roots in {**NO_EDITS, **USES_EDITS}.items()}
     assert {name for name in before if after[name] != before[name]} == set(USES_EDITS)
+
+
+def test_a_metric_that_says_it_uses_edits_names_its_extractor():
+    """``uses_edits`` comes with the extractor's identity in the key (the ``UsesEdits`` mixin);
+    a metric that sets the flag alone is told what to derive from, not keyed without it."""
+    from gec_meta.metrics.base import Metric
+    from gec_meta.metrics.uses_edits import UsesEdits
+
+    @dataclass(frozen=True)
+    class FlagOnly(Metric):
+        name: ClassVar[str] = "flag_only"
+        uses_edits: ClassVar[bool] = True
+
+        def statistics(self, sources, hypotheses, references):
+            raise AssertionError
+
+    @dataclass(frozen=True)
+    class WithMixin(UsesEdits, Metric):
+        name: ClassVar[str] = "with_mixin"
+
+        def statistics(self, sources, hypotheses, references):
+            raise AssertionError
+
+    with pytest.raises(NotImplementedError, match="UsesEdits"):
+        FlagOnly().cache_key()
+    from gec_meta.edits.extract import errant_extractor
+
+    assert WithMixin().cache_key() == f"with_mixin|v:1|extractor:{errant_extractor().namespace()}"

@@ -290,7 +290,8 @@ class Metric(abc.ABC):
         defined by :class:`gec_meta.metrics.uses_edits.UsesEdits`, the one module of the metrics
         that imports the extractors (for BERTScore or GLEU it would put ERRANT's code into
         :meth:`code_version`)."""
-        raise NotImplementedError(f"{type(self).__name__} sets uses_edits without UsesEdits")
+        raise NotImplementedError(f"{type(self).__name__} sets uses_edits = True: derive it from "
+                                  "gec_meta.metrics.uses_edits.UsesEdits, which sets it and names the extractor")
 
     @property
     def stats_name(self) -> str:
