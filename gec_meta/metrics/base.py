@@ -371,4 +371,3 @@ def f_beta(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float) -> np.nd
         denom = b2 * p + r
         f = np.where((p + r) != 0, (1 + b2) * p * r / np.where(denom == 0, 1.0, denom), 0.0)
     return p, r, f
-
