@@ -13,8 +13,8 @@ import itertools
 import numpy as np
 import pytest
 
-from gec_meta.meta import board, clusters, ties
-from gec_meta.meta.wmt_stats import Groups
+from gec_meta.meta import board, board_pvalues, clusters, ties
+from gec_meta.meta.groups import Groups
 
 PT_TOL = 1e-5  # PT-M2 / PT-ERRANT's tie tolerance (float32 model scores)
 
@@ -279,11 +279,11 @@ def test_board_pvalue_uses_each_metrics_resolution():
     eps_a, eps_b = values["a"]["epsilon"], values["b"]["epsilon"]
     # "B better than A?": with the tolerance both get every pair right -> delta 0, nothing
     # moves, p = 1.  Without it A would lose group 0 (delta 0.5, p well below 1).
-    p = board.significance_pvalue(task, "default", mb, ma, side, eps_b, eps_a, 200, np.random.default_rng(3))
+    p = board_pvalues.significance_pvalue(task, "default", mb, ma, side, eps_b, eps_a, 200, np.random.default_rng(3))
     assert p == 1.0
     plain = clusters.perm_pairs(side.groups.metric(mb.sentence_scores), side.groups.metric(ma.sentence_scores),
                                 side.groups.human, eps_b, eps_a, np.random.default_rng(3), 200,
-                                block_size=board.BLOCK_SIZE)
+                                block_size=board_pvalues.BLOCK_SIZE)
     assert plain < 1.0
 
 
@@ -302,5 +302,5 @@ def test_board_pvalue_cache_key_includes_resolutions(monkeypatch):
     task, side, ma, mb = _board_inputs()
     for res in (PT_TOL, PT_TOL, 0.0):
         a = dataclasses.replace(ma, resolution=res)
-        assert board.cached_pvalue(task, "default", a, mb, side, 0.03123, 0.0, 10, [1, 2, 3, 4], True) == 0.5
+        assert board_pvalues.cached_pvalue(task, "default", a, mb, side, 0.03123, 0.0, 10, [1, 2, 3, 4], True) == 0.5
     assert keys[0] == keys[1] != keys[2]

@@ -287,3 +287,18 @@ def computing_code_version(module: str) -> str:
     entries computed by older code, whether or not its hand-kept version was bumped."""
     return module_code_version(frozenset({module}), STATISTICS_CODE)
 
+
+
+#: The code that computes the meta-evaluation's cached values from metric statistics and human
+#: judgments (the permutation p-values of SPA and of the leaderboard's clusters): a value's key
+#: holds the part of it that the value's code can run (:func:`measurement_code_version`), beside
+#: the metric's own :meth:`~gec_meta.metrics.base.Metric.code_version` where the metric's code
+#: rescores permuted statistics.
+MEASUREMENT_CODE = ("meta",)
+
+
+def measurement_code_version(roots: frozenset[str]) -> str:
+    """:func:`module_code_version` of ``roots`` (modules, e.g. the p-value code and the
+    aggregation's classes, :func:`object_modules`) within :data:`MEASUREMENT_CODE`: an edit of
+    the leaderboard's rendering or of a report leaves the cached p-values warm."""
+    return module_code_version(roots, MEASUREMENT_CODE)

@@ -18,40 +18,15 @@ al. 2021).  This module connects them to a :class:`~gec_meta.data.datasets.Datas
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass
 from typing import Mapping
 
 import numpy as np
 
 from gec_meta.data.datasets import Dataset
 from gec_meta.data.judgments import rank_matrix
-
-
-@dataclass(frozen=True)
-class Groups:
-    """Human judgments as groups of systems judged together.
-
-    Attributes:
-        human: shape (G, S), higher = better, NaN = the system was not judged in the group.
-        lines: shape (G,), the sentence (index into the dataset's sources) of each group.
-        kind: ``ranking`` (judges' rankings of subsets of the systems) or ``rating`` (a
-            rating of every system per sentence; one group per sentence, G = N).
-        ranks: shape (G, S), lower = better (the judges' ranks, or minus the ratings).
-    """
-
-    human: np.ndarray
-    lines: np.ndarray
-    kind: str = "ranking"
-
-    @property
-    def ranks(self) -> np.ndarray:
-        return -self.human
-
-    def metric(self, sentence_scores: np.ndarray) -> np.ndarray:
-        """The metric's scores arranged like :attr:`human`: shape (G, S) from (S, N); a NaN
-        metric score (no score) takes the system out of that group (:mod:`gec_meta.meta.ties`)."""
-        return np.asarray(sentence_scores, dtype=np.float64)[:, self.lines].T
+from gec_meta.meta.groups import Groups
 
 
 def sentence_groups(dataset: Dataset) -> dict[str, Groups]:
@@ -198,8 +173,9 @@ def metric_pvalues(scored, signs: np.ndarray, use_cache: bool = True, trueskill:
     p-values test the judges' comparisons (:func:`gec_meta.meta.spa.human_pairwise_pvalues`).
 
     Cached on disk by content (the statistics, the metric's identity and code version, the
-    aggregation, the signs and this code's version): the TrueSkill permutations are the
-    expensive part of a leaderboard, and a second run gets them for free.
+    aggregation, the signs and the p-value code's version, :func:`spa_code_version`): the
+    TrueSkill permutations are the expensive part of a leaderboard, and a second run gets them
+    for free.
     """
     import hashlib
 
@@ -221,20 +197,30 @@ def metric_pvalues(scored, signs: np.ndarray, use_cache: bool = True, trueskill:
         # cache key) but not their corpus scores
         scored.metric.signature(), scored.metric.cache_key(), scored.aggregation.signature(),
         # the metric's own code scores the permuted statistics (e.g. a corpus-level reference
-        # choice): its version too, not only this package's (2026-11-28: a changed PT-ERRANT
+        # choice): its version too, not only the p-value code's (2026-11-28: a changed PT-ERRANT
         # corpus rule was served the p-values of the old one)
-        cache.code_version("meta"), scored.metric.code_version(),
+        spa_code_version(scored.aggregation), scored.metric.code_version(),
         repr(stats.shape), hashlib.sha256(stats.tobytes()).hexdigest(),
         repr(signs.shape), hashlib.sha256(np.ascontiguousarray(signs, dtype=np.float64).tobytes()).hexdigest())
-    def compute() -> np.ndarray:
-        return np.asarray(pairwise_pvalues_from_statistics(scored.metric, stats, scored.aggregation, signs),
-                          dtype=np.float64)
+    # (S, S) float64; the function itself, not a wrapper here: only code the key hashes computes it
+    compute = functools.partial(pairwise_pvalues_from_statistics, scored.metric, stats, scored.aggregation, signs)
 
     if not use_cache:
         return compute()
     # computed by one of the jobs sharing the cache; the others wait for it and read it
     return compute_once(key, compute, kind="pvalues", usable=lambda hit: hit.shape == (stats.shape[0],) * 2,
                         about={"what": "SPA metric p-values", "metric": scored.metric.cache_key()})
+
+
+def spa_code_version(aggregation) -> str:
+    """The version of the code that computes SPA's metric p-values, apart from the metric's
+    (:data:`gec_meta.cache.code.MEASUREMENT_CODE`): the permutation code of
+    :mod:`gec_meta.meta.spa` and the aggregation's classes (:func:`gec_meta.cache.code.object_modules`:
+    TrueSkill replays its games).  Not this module, whose readers and rendering of the results do
+    not compute them."""
+    from gec_meta.cache.code import measurement_code_version, object_modules
+
+    return measurement_code_version(frozenset({"gec_meta.meta.spa", *object_modules(aggregation)}))
 
 
 def calibrated_epsilons(dataset: Dataset, sentence_scores: np.ndarray, resolution: float = 0.0) -> Mapping[str, float]:
