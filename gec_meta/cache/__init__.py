@@ -6,9 +6,10 @@ different input or a different tool.  One job per module:
 
 * :mod:`~gec_meta.cache.keys` — the cache root (``$GEC_META_CACHE`` or ``~/.cache/gec-meta``;
   ``GEC_META_CACHE=off`` disables it) and the hashes that make keys (:func:`text_hash`,
-  :func:`code_version`, :func:`source_tag`).
-* :mod:`~gec_meta.cache.code` — :func:`module_code_version`: the code version of one component,
-  the source of the package modules it can run (its import closure), not of whole folders.
+  :func:`source_tag`).
+* :mod:`~gec_meta.cache.code` — :func:`module_code_version`: the code version of one component
+  in every key, the source of the package modules it can run (its import closure), not of whole
+  folders.
 * :mod:`~gec_meta.cache.entries` — the sealed entry format every store writes (key hash,
   length, CRC-32 checksum in a JSON header), its verification, :data:`COUNTERS` of hits and
   misses (``run.py`` writes them to ``timing.json``), :class:`CacheWarning`, atomic writes.
@@ -62,13 +63,13 @@ from gec_meta.cache.entries import (
     CorruptEntry, _seal, _unseal, checksum,
 )
 from gec_meta.cache.info import cache_info
-from gec_meta.cache.keys import cache_root, code_version, source_tag, text_hash
+from gec_meta.cache.keys import cache_root, source_tag, text_hash
 from gec_meta.cache.kv import KeyValueStore, current_store
 from gec_meta.cache.parsed import JSON_VALUES, Codec, cached_parse
 
 __all__ = [
     "ArrayStore", "CacheWarning", "Codec", "COUNTERS", "CorruptEntry", "DIGEST_SUFFIX", "INDEX_SUFFIX",
     "JSON_VALUES", "KV_SUFFIX", "KeyValueStore", "OLD_FORMATS", "PARSED_SUFFIX", "cache_info", "cache_root",
-    "cached_parse", "checksum", "code_version", "current_store", "drop_array", "entry_exists", "file_sha256",
+    "cached_parse", "checksum", "current_store", "drop_array", "entry_exists", "file_sha256",
     "load_array", "module_code_version", "object_modules", "save_array", "source_tag", "text_hash",
 ]

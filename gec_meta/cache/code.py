@@ -1,7 +1,7 @@
 """The code version of one component: the source of the package modules it can run.
 
-:func:`gec_meta.cache.keys.code_version` hashes whole folders (``"edits"``): an edit anywhere in
-them makes every entry of the component cold.  :func:`module_code_version` hashes only the
+Hashing whole folders (``edits/``, as the keys did until 2026-11-29) makes every entry of a
+component cold at an edit anywhere in them.  :func:`module_code_version` hashes only the
 modules a component can run: the import closure of its root modules (every import statement of
 a module, at module level or inside a function, followed through the package; the
 ``__init__.py`` of every package on the way, which Python runs, with the imports it executes:
@@ -272,7 +272,7 @@ def module_code_version(roots: frozenset[str], within: tuple[str, ...]) -> str:
     entries only code in ``within`` can compute, and of that only what ``roots`` can run.
 
     Each file is hashed with its path (moving code between modules changes the version) and a
-    prefix that no :func:`gec_meta.cache.keys.code_version` of whole folders starts with."""
+    prefix that the earlier hashes of whole folders did not start with."""
     h = hashlib.sha256(b"closure\0")
     for relative in _closure_relative(roots, within):
         h.update(relative.encode("utf-8") + b"\0")

@@ -1,14 +1,13 @@
 """Cache keys: where the cache is, and the hashes that name its entries.
 
 :func:`cache_root` (``$GEC_META_CACHE``; ``off`` disables the cache), :func:`text_hash` (sha256
-of text parts, length-prefixed), :func:`code_version` (a hash of the source of the code that
-computes an entry, part of every key) and :func:`source_tag` (a parser's identity for
-:func:`gec_meta.cache.parsed.cached_parse`).
+of text parts, length-prefixed) and :func:`source_tag` (a parser's identity for
+:func:`gec_meta.cache.parsed.cached_parse`).  The code version in every key (a hash of the source
+of the code that computes an entry) is :mod:`gec_meta.cache.code`'s.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 from pathlib import Path
@@ -30,24 +29,6 @@ def text_hash(*parts: str) -> str:
         h.update(len(b).to_bytes(8, "little"))
         h.update(b)
     return h.hexdigest()
-
-
-@functools.lru_cache(maxsize=None)
-def code_version(*parts: str) -> str:
-    """The code version of a cached component: sha256 (16 hex digits) of the source files of
-    the ``gec_meta`` subpackages or modules ``parts`` (``"metrics"``, ``"edits/extract.py"``).
-
-    Part of every cache key and namespace next to the component's declared versions, so an
-    entry computed by other code is never served, even when nobody bumped a version: the
-    committed PT-ERRANT/PT-M2 TrueSkill rows of issue 17 item 8 came from such entries."""
-    base = Path(__file__).resolve().parent.parent  # the gec_meta package
-    h = hashlib.sha256()
-    for part in parts:
-        path = base / part
-        for f in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
-            h.update(f.relative_to(base).as_posix().encode("utf-8") + b"\0")
-            h.update(f.read_bytes())
-    return h.hexdigest()[:16]
 
 
 def source_tag(module_file: str, *parts: str) -> str:

@@ -48,7 +48,8 @@ from pathlib import Path
 from string import punctuation
 from typing import Sequence
 
-from gec_meta.cache import code_version, text_hash
+from gec_meta.cache import text_hash
+from gec_meta.cache.code import computing_code_version
 from gec_meta.edits.affixes import common_suffix_length
 from gec_meta.edits.edit import Edit
 from gec_meta.edits.extract import StoredExtractor
@@ -520,7 +521,7 @@ def extractor_signature() -> str:
             return "none"
 
     return (f"cherrant-char:MuCGEC@39221934|pypinyin:{version('pypinyin')}|opencc:{version('opencc')}"
-            f"|code:{code_version('edits')}")
+            f"|code:{computing_code_version(__name__)}")
 
 
 def resources_identity(root: str | Path) -> tuple[str, bool]:

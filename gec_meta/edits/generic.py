@@ -47,7 +47,8 @@ from typing import Sequence
 import numpy as np
 from rapidfuzz.distance import Indel
 
-from gec_meta.cache import code_version, text_hash
+from gec_meta.cache import text_hash
+from gec_meta.cache.code import computing_code_version
 from gec_meta.edits.edit import Edit
 from gec_meta.edits.errant_align import DocFeatures, FastAlignment
 from gec_meta.edits.extract import EditTuple, StoredExtractor
@@ -56,10 +57,6 @@ from gec_meta.edits.extract import EditTuple, StoredExtractor
 VERSION = "1"
 #: The extractor's name in signatures.
 NAME = f"generic-align:{VERSION}"
-#: The source files whose code makes or stores this extractor's edits (the cache namespace hashes
-#: them): not the rest of ``edits/`` (spaCy's speed-ups, ChERRANT), whose changes leave these edits
-#: as they are.
-_CODE = ("edits/generic.py", "edits/errant_align.py", "edits/affixes.py", "edits/edit.py", "edits/extract.py")
 #: ERRANT's threshold on the character similarity of a substitution at a span boundary.
 SIMILAR_SPLIT = 0.75
 _HYPHENS = re.compile("['-]")
@@ -191,7 +188,9 @@ class GenericExtractor(StoredExtractor):
         return self.name
 
     def namespace(self) -> str:
-        return f"{NAME}|code:{code_version(*_CODE)}"
+        # the code this module can run (its import closure, gec_meta.cache.code), not a hand-kept
+        # list of files, which a new import would silently leave out
+        return f"{NAME}|code:{computing_code_version(__name__)}"
 
     def extract(self, pairs: Sequence[tuple[str, str]], threads: int | None = None) -> list[tuple[Edit, ...]]:
         """Edits of every (source, target) pair.

@@ -44,7 +44,8 @@ from typing import Sequence
 
 import numpy as np
 
-from gec_meta.cache import ArrayStore, code_version, text_hash
+from gec_meta.cache import ArrayStore, text_hash
+from gec_meta.cache.code import computing_code_version
 from gec_meta.devices import resolve_device
 from gec_meta.errors import ConfigError
 from gec_meta.encoders.batching import fill_rows, length_batches, unique
@@ -267,7 +268,7 @@ class Encoder:
         """Token states on disk, memory-mapped (:class:`gec_meta.cache.ArrayStore`): a dataset's
         states are read page by page, never all held in RAM."""
         if self._store is None:
-            namespace = f"token-states|code:{code_version('encoders')}|" + self.signature()
+            namespace = f"token-states|code:{computing_code_version(__name__)}|" + self.signature()
             self._store = ArrayStore(namespace, STORE_DTYPE, use_default_root=self.use_cache)
         return self._store
 
