@@ -65,7 +65,7 @@ def test_forged_parse_entries_never_run_and_the_score_is_right(tmp_path):
     root, marker = tmp_path / "cache", tmp_path / "pwned"
     payload = _forged(marker)
     raw = REF_M2.encode("utf-8")
-    tag = source_tag(m2_module.__file__, "m2", m2_module.DEFAULT_UNICODE)  # the tag read_m2 uses
+    tag = source_tag(m2_module.__name__, "m2", m2_module.DEFAULT_UNICODE)  # the tag read_m2 uses
     old_key = hashlib.sha256(tag.encode("utf-8") + b"\0" + raw).hexdigest()  # the earlier format's key
     new_key = hashlib.sha256(f"{tag}\0m2-blocks\0".encode("utf-8") + raw).hexdigest()
     (root / "parsed").mkdir(parents=True)

@@ -3,7 +3,7 @@ are keyed by the code version of their module's import closure
 (``gec_meta.cache.code.computing_code_version``), not by whole folders: every file of the
 statistics code whose functions run while a store's entries are computed is in its key (traced
 here), and an edit of another extractor, of the m2scorer lattice or of the test models' builder
-leaves the store warm.
+leaves the store warm.  The same for the parse cache of data files (``PARSING_CODE``).
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ from gec_meta.cache import code
 from gec_meta.metrics.base import STATISTICS_CODE
 
 
-def _ran_statistics_code(fn) -> tuple[object, set[Path]]:
-    """``fn()`` and the files of the statistics code whose functions ran in it (this process)."""
-    inside = tuple(code.PACKAGE_DIR / part for part in STATISTICS_CODE)
+def _ran_statistics_code(fn, inside: tuple[Path, ...] = ()) -> tuple[object, set[Path]]:
+    """``fn()`` and the files of the statistics code (or of the folders ``inside``) whose
+    functions ran in it (this process)."""
+    inside = inside or tuple(code.PACKAGE_DIR / part for part in STATISTICS_CODE)
     ran: set[Path] = set()
 
     def tracer(frame, event, arg):
@@ -139,6 +140,67 @@ def test_an_edit_elsewhere_leaves_the_parses_and_the_states_warm(tmp_path, monke
         assert changed_by("edits", "generic.py") == {"generic"}
         assert changed_by("edits", "errant_align.py") == {"errant", "cherrant", "generic"}
         assert changed_by("encoders", "forward.py") == {"states"}
+    finally:
+        monkeypatch.undo()
+        state()
+
+
+def test_parsed_data_files_are_keyed_by_every_file_their_reader_runs(tmp_path, monkeypatch):
+    """The parse cache's entries (M2 files, judgment XML) are keyed by the code version of the
+    reader's closure within ``data/`` and ``edits/``: before, only the reader's own file was
+    hashed, so a change of ``data/io.py``'s Unicode cleaning (which ``read_m2`` runs before the
+    parse) would have been served the old cleaning's parses."""
+    from gec_meta.cache.code import PARSING_CODE
+    from gec_meta.data.judgments import read_judgments
+    from gec_meta.data.m2 import read_m2
+
+    monkeypatch.setenv("GEC_META_CACHE", str(tmp_path / "cache"))
+    m2 = tmp_path / "ref.m2"
+    m2.write_text("S He go to school .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n"
+                  "S A cat\u00a0sat .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n", encoding="utf-8")
+    xml = tmp_path / "judgments.xml"
+    xml.write_text('<set><ranking-item doc-id="d" src-id="1" id="1" user="A1">'
+                   '<translation system="a" rank="1" /><translation system="b" rank="2" /></ranking-item></set>',
+                   encoding="utf-8")
+    inside = tuple(code.PACKAGE_DIR / part for part in PARSING_CODE)
+    for module, read in (("gec_meta.data.m2", lambda: read_m2(m2)),
+                         ("gec_meta.data.judgments", lambda: read_judgments(xml, 1))):
+        out, ran = _ran_statistics_code(read, inside)
+        assert len(out) in (1, 2) and any(p.name == "io.py" for p in ran), module
+        hashed = set(code.closure_files({module}, PARSING_CODE))
+        assert {str(p.relative_to(code.PACKAGE_DIR)) for p in ran - hashed} == set(), module
+
+
+def test_an_edit_of_the_cleaning_makes_the_parses_cold(tmp_path, monkeypatch):
+    from gec_meta.cache import source_tag
+
+    package = tmp_path / "gec_meta"
+    shutil.copytree(code.PACKAGE_DIR, package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    monkeypatch.setattr(code, "PACKAGE_DIR", package)
+
+    def state():
+        for f in (code._relative_paths, code.package_modules, code._imports_of, code._module_level_imports_of,
+                  code.module_code_version):
+            f.cache_clear()
+        return {"m2": source_tag("gec_meta.data.m2", "m2"), "judgments": source_tag("gec_meta.data.judgments")}
+
+    before = state()
+
+    def changed_by(*path):
+        nonlocal before
+        target = package.joinpath(*path)
+        target.write_text(target.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+        after = state()
+        moved = {k for k in before if after[k] != before[k]}
+        before = after
+        return moved
+
+    try:
+        assert changed_by("data", "io.py") == {"m2", "judgments"}
+        assert changed_by("edits", "edit.py") == {"m2"}
+        assert changed_by("data", "m2.py") == {"m2"}
+        assert changed_by("data", "datasets.py") == set()
+        assert changed_by("edits", "extract.py") == set()
     finally:
         monkeypatch.undo()
         state()

@@ -302,3 +302,14 @@ def measurement_code_version(roots: frozenset[str]) -> str:
     aggregation's classes, :func:`object_modules`) within :data:`MEASUREMENT_CODE`: an edit of
     the leaderboard's rendering or of a report leaves the cached p-values warm."""
     return module_code_version(roots, MEASUREMENT_CODE)
+
+
+#: The code that parses data files into what the parse cache stores (:func:`gec_meta.cache.cached_parse`):
+#: the readers of ``data/`` and the edit type they build.
+PARSING_CODE = ("data", "edits")
+
+
+def parsing_code_version(module: str) -> str:
+    """:func:`module_code_version` of a reader module within :data:`PARSING_CODE`: an edit of any
+    code its parse can run (``data/io.py``'s cleaning, ``edits/edit.py``) makes its parses cold."""
+    return module_code_version(frozenset({module}), PARSING_CODE)

@@ -31,9 +31,14 @@ def text_hash(*parts: str) -> str:
     return h.hexdigest()
 
 
-def source_tag(module_file: str, *parts: str) -> str:
-    """A parser's identity for :func:`cached_parse`: its module file's hash plus ``parts``."""
-    return "|".join((Path(module_file).name, hashlib.sha256(Path(module_file).read_bytes()).hexdigest()[:16], *parts))
+def source_tag(module: str, *parts: str) -> str:
+    """A parser's identity for :func:`cached_parse`: the parser's module (``__name__``), the code
+    version of what it can run (:data:`gec_meta.cache.code.PARSING_CODE`: the module's import
+    closure, e.g. the Unicode cleaning of ``data/io.py`` that ``data/m2.py`` calls, not only the
+    module's own file), plus ``parts``."""
+    from gec_meta.cache.code import parsing_code_version
+
+    return "|".join((module, parsing_code_version(module), *parts))
 
 
 # sha256 of the files this process hashed, by their stat identity (see file_sha256).

@@ -54,8 +54,9 @@ def cached_parse(tag: str, data: bytes, parse: Callable[[], Any], codec: Codec =
 
     For data files that are re-read by every job (the CoNLL-2014 M2, SEEDA's judgment XML):
     a warm job decodes the stored data (``codec``) instead of parsing again.  ``tag`` names the
-    parser and everything else its result depends on (callers include a hash of the parser's
-    own source file, so editing the parser invalidates the entries).  Errors are never cached.
+    parser and everything else its result depends on (:func:`gec_meta.cache.source_tag`: the code
+    version of what the parser can run, so editing it invalidates the entries).  Errors are never
+    cached.
     An entry that does not decode (altered, truncated, swapped, of another structure) is
     dropped, reported once and parsed again.
     """

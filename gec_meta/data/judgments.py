@@ -56,7 +56,7 @@ def read_judgments(path: str | Path, index_base: int) -> tuple[RankingItem, ...]
     from gec_meta.cache import Codec, cached_parse, source_tag
 
     # The parse cache holds data only: the items as JSON values, rebuilt by _from_data.
-    return cached_parse(source_tag(__file__, "judgments", str(index_base)), raw,
+    return cached_parse(source_tag(__name__, "judgments", str(index_base)), raw,
                         lambda: _parse_judgments(raw, path, index_base),
                         Codec("ranking-items", _to_data, _from_data))
 
