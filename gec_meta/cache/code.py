@@ -313,3 +313,17 @@ def parsing_code_version(module: str) -> str:
     """:func:`module_code_version` of a reader module within :data:`PARSING_CODE`: an edit of any
     code its parse can run (``data/io.py``'s cleaning, ``edits/edit.py``) makes its parses cold."""
     return module_code_version(frozenset({module}), PARSING_CODE)
+
+
+@functools.lru_cache(maxsize=1)
+def package_code_version() -> str:
+    """sha256 (16 hex digits) of every Python file of the package, with its path: the code a
+    finished job ran (``inputs.json``, :mod:`gec_meta.cli.resume`).  A job folder is reused only
+    under the same code, so a newer gec-meta never keeps a result of older code (whose numbers a
+    fix may have moved, CHANGELOG.md); re-running it reads every statistic whose own key did not
+    change from the cache.  ~10 ms once a process (~150 files)."""
+    h = hashlib.sha256(b"package\0")
+    for relative in sorted(_relative_paths().values()):
+        h.update(relative.encode("utf-8") + b"\0")
+        h.update((PACKAGE_DIR / relative).read_bytes())
+    return h.hexdigest()[:16]

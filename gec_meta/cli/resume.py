@@ -7,6 +7,7 @@ A finished job's folder holds :data:`OUTPUT_FILES`: ``results.json``, ``results.
 
     {"config_id": <sha256 of the resolved config>,
      "metric": <the metric's signature: options, model identity, library versions>,
+     "code": <gec-meta's code version: every Python file of the package>,
      "inputs": {<absolute path>: <sha256 of its bytes>, ...},
      "outputs": {<file name>: <sha256 of its bytes>, ..., "timing.json": null}}
 
@@ -25,8 +26,10 @@ disk, ``ulimit -f``, a kill) leaves the previous unit untouched or a folder with
 ``results.json``; a failed write is one error naming the file, and nothing temporary is left.
 
 Reuse (:func:`stale_reason`): only if the config, every input file, every output file (its
-sha256 against the record: a file of another run beside ``results.json`` is caught) and the
-metric's identity are unchanged.
+sha256 against the record: a file of another run beside ``results.json`` is caught), gec-meta's
+code (:func:`gec_meta.cache.code.package_code_version`: a result of older code is never kept,
+even under the same version number; the rerun reads every statistic whose own key did not
+change from the cache) and the metric's identity are unchanged.
 """
 
 from __future__ import annotations
@@ -56,9 +59,11 @@ def inputs_record(config_id: str, metric_signature: str, inputs: Mapping[str, st
                   outputs: Mapping[str, str | None] | None = None) -> str:
     """The text of ``inputs.json`` (``outputs``: file name -> sha256 of the unit's other files,
     None for :data:`VOLATILE` ones)."""
+    from gec_meta.cache.code import package_code_version
+
     return json.dumps(
-        {"config_id": config_id, "metric": metric_signature, "inputs": dict(sorted(inputs.items())),
-         "outputs": dict(sorted((outputs or {}).items()))},
+        {"config_id": config_id, "metric": metric_signature, "code": package_code_version(),
+         "inputs": dict(sorted(inputs.items())), "outputs": dict(sorted((outputs or {}).items()))},
         indent=1,
     ) + "\n"
 
@@ -158,6 +163,12 @@ def stale_reason(
             return None, f"input {path} is gone"
         if now != digest:
             return None, f"input {path} changed (sha256 {digest[:12]} -> {now[:12]})"
+    from gec_meta.cache.code import package_code_version
+
+    code = package_code_version()
+    if record.get("code") != code:
+        return None, (f"gec-meta's code changed since the job ran (code version {record.get('code') or 'not recorded'}"
+                      f" -> {code})")
     signature = metric_signature()
     if record.get("metric") != signature:
         return None, f"the metric changed ({record.get('metric')} -> {signature})"
