@@ -92,6 +92,17 @@ def pytest_sessionfinish(session):
         (Path(folder) / f"{name}.json").write_text(json.dumps(_CPU_ROWS), encoding="utf-8")
 
 
+@pytest.fixture
+def package(tmp_path, monkeypatch):
+    """A copy of the package's sources that :mod:`gec_meta.cache.code` reads instead, for tests
+    that edit it (``tests/package_copy.py``); the real sources and fresh memos afterwards."""
+    from package_copy import clear_memos, copy_package
+
+    yield copy_package(tmp_path, monkeypatch)
+    monkeypatch.undo()
+    clear_memos()
+
+
 @pytest.fixture(scope="session")
 def data_root() -> Path:
     """The benchmark data (``make data``); real-data tests skip when it is absent."""

@@ -13,7 +13,6 @@ the key is checked on every metric config in
 from __future__ import annotations
 
 import functools
-import shutil
 from dataclasses import dataclass
 from typing import ClassVar  # at module level: dataclasses read the test's string annotations here
 
@@ -21,27 +20,11 @@ import pytest
 
 from gec_meta.cache import code
 from gec_meta.metrics.base import STATISTICS_CODE
+from package_copy import Moves, append, clear_memos
 
 ERRANT = frozenset({"gec_meta.metrics.edit.errant"})
 PT_M2 = frozenset({"gec_meta.metrics.edit.pt", "gec_meta.metrics.edit.m2", "gec_meta.metrics.neural.bertscore",
                    "gec_meta.encoders.encoder"})
-
-
-def _clear():
-    for f in (code._relative_paths, code.package_modules, code._imports_of, code.module_code_version):
-        f.cache_clear()
-
-
-@pytest.fixture
-def package(tmp_path, monkeypatch):
-    """A copy of the package's sources that :mod:`gec_meta.cache.code` reads instead."""
-    copy = tmp_path / "gec_meta"
-    shutil.copytree(code.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    monkeypatch.setattr(code, "PACKAGE_DIR", copy)
-    _clear()
-    yield copy
-    monkeypatch.undo()
-    _clear()
 
 
 def _version(roots):
@@ -49,37 +32,33 @@ def _version(roots):
     return code.module_code_version(roots, STATISTICS_CODE)
 
 
-def _append(path, text="\n# edited\n"):
-    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
-
-
 def test_an_edit_reaches_only_the_metrics_that_can_run_it(package):
     errant, pt_m2 = _version(ERRANT), _version(PT_M2)
-    _append(package / "metrics" / "edit" / "cleme.py")  # another metric
-    _append(package / "meta" / "correlation.py")  # outside the statistics code
+    append(package / "metrics" / "edit" / "cleme.py")  # another metric
+    append(package / "meta" / "correlation.py")  # outside the statistics code
     assert (_version(ERRANT), _version(PT_M2)) == (errant, pt_m2)
-    _append(package / "encoders" / "forward.py")  # PT-M2's encoder, imported by encoder.py
+    append(package / "encoders" / "forward.py")  # PT-M2's encoder, imported by encoder.py
     assert _version(ERRANT) == errant and _version(PT_M2) != pt_m2
     pt_m2 = _version(PT_M2)
-    _append(package / "edits" / "errant_align.py")  # imported by edits/extract.py, by ERRANT
+    append(package / "edits" / "errant_align.py")  # imported by edits/extract.py, by ERRANT
     assert _version(ERRANT) != errant
     errant = _version(ERRANT)
-    _append(package / "metrics" / "edit" / "core.py")  # the edit-metric core of both
+    append(package / "metrics" / "edit" / "core.py")  # the edit-metric core of both
     assert _version(ERRANT) != errant and _version(PT_M2) != pt_m2
 
 
 def test_a_new_import_brings_its_module_into_the_key(package):
     (package / "metrics" / "edit" / "helper.py").write_text("X = 1\n", encoding="utf-8")
-    _clear()
+    clear_memos()
     errant = _version(ERRANT)
-    _append(package / "metrics" / "edit" / "helper.py")
+    append(package / "metrics" / "edit" / "helper.py")
     assert _version(ERRANT) == errant  # nobody imports it yet
     # inside a function, relative, in parentheses over two lines
-    _append(package / "metrics" / "edit" / "errant.py",
+    append(package / "metrics" / "edit" / "errant.py",
             "\n\ndef _later():\n    from .helper import (\n        X,\n    )\n    return X\n")
-    _clear()
+    clear_memos()
     errant = _version(ERRANT)
-    _append(package / "metrics" / "edit" / "helper.py")
+    append(package / "metrics" / "edit" / "helper.py")
     assert _version(ERRANT) != errant
 
 
@@ -88,7 +67,7 @@ def test_the_version_is_of_the_bytes(package):
     spare = package / "edits" / "affixes.py"
     text = spare.read_text(encoding="utf-8")
     assert code.PACKAGE_DIR / "edits" / "affixes.py" in code.closure_files(ERRANT, STATISTICS_CODE)
-    _append(spare, "")  # same bytes: same version
+    append(spare, "")  # same bytes: same version
     assert _version(ERRANT) == before
     spare.write_text(text.replace("\n", "\r\n", 1), encoding="utf-8")
     assert _version(ERRANT) != before
@@ -202,11 +181,11 @@ def test_stores_of_intermediate_values_follow_their_code(package, monkeypatch):
         return EditVectorizer(_StubEncoder()).signature(), keys[-1]
 
     before = state()
-    _append(package / "metrics" / "edit" / "cleme.py")
+    append(package / "metrics" / "edit" / "cleme.py")
     assert state() == before
-    _append(package / "metrics" / "edit" / "uot_vectors.py")
+    append(package / "metrics" / "edit" / "uot_vectors.py")
     assert state()[0] != before[0] and state()[1] == before[1]
-    _append(package / "metrics" / "ngram" / "gleu.py")
+    append(package / "metrics" / "ngram" / "gleu.py")
     assert state()[1] != before[1]
 
 
@@ -238,17 +217,10 @@ def test_stores_of_model_outputs_follow_their_code(package, tmp_path, monkeypatc
 
     before = state()
     assert before["remote"] == OpenAICompatibleChat("gpt-4o-mini", "http://localhost:1").identity
-    _append(package / "metrics" / "edit" / "cleme.py")  # code none of them runs
+    append(package / "metrics" / "edit" / "cleme.py")  # code none of them runs
     assert state() == before
 
-    def changed_by(*path):
-        nonlocal before
-        _append(package.joinpath(*path))
-        after = state()
-        moved = {k for k in before if after[k] != before[k]}
-        before = after
-        return moved
-
+    changed_by = Moves(package, state)
     assert changed_by("models", "causal_lm.py") == {"lm"}
     assert changed_by("models", "regressors.py") == {"regressor"}
     assert changed_by("models", "cached.py") == {"lm", "regressor"}
@@ -296,7 +268,7 @@ def test_an_edit_of_the_extractors_keeps_the_statistics_of_metrics_without_edits
     extractor and the edit metrics' keys its identity: that code lives in modules those metrics
     do not import (meta/components.py, metrics/uses_edits.py)."""
     before = {name: _version(frozenset(roots)) for name, roots in {**NO_EDITS, **USES_EDITS}.items()}
-    _append(package.joinpath(*path))
+    append(package.joinpath(*path))
     after = {name: _version(frozenset(roots)) for name, roots in {**NO_EDITS, **USES_EDITS}.items()}
     assert {name for name in before if after[name] != before[name]} == set(USES_EDITS)
 

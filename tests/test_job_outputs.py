@@ -115,37 +115,24 @@ def test_resume_checks_every_file_of_the_unit(tmp_path):
     assert "does not record the job's output files" in resume.stale_reason(out, "cfg", lambda: "m(v=1)")[1]
 
 
-def test_a_result_of_other_code_is_recomputed(tmp_path, monkeypatch):
+def test_a_result_of_other_code_is_recomputed(tmp_path, package):
     """A job folder written by other gec-meta code (a `git pull`, an upgrade under the same
     version number: a fix may have moved its numbers) is not reused; an edit of any module of
-    the package moves the code version."""
-    import shutil
-
+    the package moves the code version (``package``: a copy of the sources, the same bytes)."""
     from gec_meta.cache import code
+    from package_copy import append, clear_memos
 
     out = tmp_path / "job"
     _unit(out, results='{"format_version": 2, "config_id": "cfg"}')
     record = json.loads((out / "inputs.json").read_text())
     assert record["code"] == code.package_code_version() and len(record["code"]) == 16
     assert resume.stale_reason(out, "cfg", lambda: "m(v=1)")[1] is None
-    package = tmp_path / "gec_meta"
-    shutil.copytree(code.PACKAGE_DIR, package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    monkeypatch.setattr(code, "PACKAGE_DIR", package)
-    try:
-        for f in (code._relative_paths, code.package_code_version):
-            f.cache_clear()
-        assert code.package_code_version() == record["code"]  # the same bytes: the same version
-        target = package / "meta" / "correlation.py"
-        target.write_text(target.read_text(encoding="utf-8") + "\n# a fix\n", encoding="utf-8")
-        code.package_code_version.cache_clear()
-        assert code.package_code_version() != record["code"]
-        why = resume.stale_reason(out, "cfg", lambda: "m(v=1)")[1]
-        assert why == (f"gec-meta's code changed since the job ran (code version {record['code']} -> "
-                       f"{code.package_code_version()})")
-    finally:
-        monkeypatch.undo()
-        for f in (code._relative_paths, code.package_code_version):
-            f.cache_clear()
+    append(package / "meta" / "correlation.py", "\n# a fix\n")
+    clear_memos()
+    assert code.package_code_version() != record["code"]
+    why = resume.stale_reason(out, "cfg", lambda: "m(v=1)")[1]
+    assert why == (f"gec-meta's code changed since the job ran (code version {record['code']} -> "
+                   f"{code.package_code_version()})")
 
 
 def test_a_unit_replaces_the_previous_one_and_removes_its_other_files(tmp_path):

@@ -8,7 +8,6 @@ rendering code leaves them warm.
 
 from __future__ import annotations
 
-import shutil
 import sys
 import threading
 from pathlib import Path
@@ -21,6 +20,7 @@ from gec_meta.meta import board_pvalues
 from gec_meta.meta.board_inputs import BoardTask, HumanSide, MetricScores
 from gec_meta.meta.groups import Groups
 from gec_meta.metrics.base import STATISTICS_CODE
+from package_copy import Moves
 
 
 class Trace:
@@ -122,53 +122,26 @@ def test_an_spa_pvalue_key_hashes_every_file_its_permutations_run(monkeypatch, t
     assert trace.unhashed(metric_code) == set(), "code ran that the p-values' cache key does not hash"
 
 
-def _clear():
-    for f in (code._relative_paths, code.package_modules, code._imports_of, code._module_level_imports_of,
-              code.module_code_version):
-        f.cache_clear()
-
-
-def test_an_edit_of_the_board_or_its_reports_leaves_the_pvalues_warm(tmp_path, monkeypatch):
+def test_an_edit_of_the_board_or_its_reports_leaves_the_pvalues_warm(package):
     """Before, both keys held the whole ``meta/`` folder: any edit there (a rendering change of
     the board included) made every cached p-value cold, the costliest part of a leaderboard."""
     from gec_meta.meta.aggregation import load_aggregation
     from gec_meta.meta.wmt_stats import spa_code_version
 
-    package = tmp_path / "gec_meta"
-    shutil.copytree(code.PACKAGE_DIR, package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    monkeypatch.setattr(code, "PACKAGE_DIR", package)
     human = HumanSide({}, {}, Groups(np.zeros((1, 2)), np.zeros(1, dtype=np.int64)))
     average, trueskill = load_aggregation("average"), load_aggregation("trueskill")
-
-    def state():
-        _clear()
-        return {"cluster": board_pvalues.pvalue_code_version(human),
-                "spa average": spa_code_version(average), "spa trueskill": spa_code_version(trueskill)}
-
-    before = state()
-
-    def changed_by(*path):
-        nonlocal before
-        target = package.joinpath(*path)
-        target.write_text(target.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-        after = state()
-        moved = {k for k in before if after[k] != before[k]}
-        before = after
-        return moved
-
-    try:
-        for unrelated in [("meta", "board.py"), ("meta", "wmt_stats.py"), ("meta", "signature.py"),
-                          ("meta", "global_rank.py"), ("meta", "robustness.py"), ("meta", "task.py"),
-                          ("report", "leaderboard.py"), ("report", "html.py"), ("cli", "leaderboard.py")]:
-            assert changed_by(*unrelated) == set(), unrelated
-        assert changed_by("meta", "clusters.py") == {"cluster"}
-        assert changed_by("meta", "board_pvalues.py") == {"cluster"}
-        assert changed_by("meta", "groups.py") == {"cluster"}
-        assert changed_by("meta", "spa.py") == {"spa average", "spa trueskill"}
-        # every aggregation's class is in aggregation.py, which imports TrueSkill's games
-        assert changed_by("meta", "trueskill.py") == {"spa average", "spa trueskill"}
-        assert changed_by("meta", "aggregation.py") == {"spa average", "spa trueskill"}
-        assert changed_by("meta", "correlation.py") == {"cluster", "spa average", "spa trueskill"}
-    finally:
-        monkeypatch.undo()
-        _clear()
+    moves = Moves(package, lambda: {"cluster": board_pvalues.pvalue_code_version(human),
+                                    "spa average": spa_code_version(average),
+                                    "spa trueskill": spa_code_version(trueskill)})
+    for unrelated in [("meta", "board.py"), ("meta", "wmt_stats.py"), ("meta", "signature.py"),
+                      ("meta", "global_rank.py"), ("meta", "robustness.py"), ("meta", "task.py"),
+                      ("report", "leaderboard.py"), ("report", "html.py"), ("cli", "leaderboard.py")]:
+        assert moves(*unrelated) == set(), unrelated
+    assert moves("meta", "clusters.py") == {"cluster"}
+    assert moves("meta", "board_pvalues.py") == {"cluster"}
+    assert moves("meta", "groups.py") == {"cluster"}
+    assert moves("meta", "spa.py") == {"spa average", "spa trueskill"}
+    # every aggregation's class is in aggregation.py, which imports TrueSkill's games
+    assert moves("meta", "trueskill.py") == {"spa average", "spa trueskill"}
+    assert moves("meta", "aggregation.py") == {"spa average", "spa trueskill"}
+    assert moves("meta", "correlation.py") == {"cluster", "spa average", "spa trueskill"}

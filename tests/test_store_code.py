@@ -8,7 +8,6 @@ leaves the store warm.  The same for the parse cache of data files (``PARSING_CO
 
 from __future__ import annotations
 
-import shutil
 import sys
 import threading
 from pathlib import Path
@@ -17,6 +16,7 @@ import pytest
 
 from gec_meta.cache import code
 from gec_meta.metrics.base import STATISTICS_CODE
+from package_copy import Moves
 
 
 def _ran_statistics_code(fn, inside: tuple[Path, ...] = ()) -> tuple[object, set[Path]]:
@@ -102,47 +102,32 @@ def test_encoder_states_are_keyed_by_every_file_their_forward_pass_runs(tmp_path
     assert _unhashed(ran, "gec_meta.encoders.encoder") == set()
 
 
-def test_an_edit_elsewhere_leaves_the_parses_and_the_states_warm(tmp_path, monkeypatch):
+def test_an_edit_elsewhere_leaves_the_parses_and_the_states_warm(package):
     """Before, ERRANT's edits were keyed by all of ``edits/`` and the encoder states by all of
     ``encoders/``: an edit of the m2scorer lattice made every spaCy parse cold, one of the tiny
     test models' builder every encoder state."""
     from gec_meta.edits import cherrant, extract, generic
 
-    package = tmp_path / "gec_meta"
-    shutil.copytree(code.PACKAGE_DIR, package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    monkeypatch.setattr(code, "PACKAGE_DIR", package)
-
     def state():
-        for f in (code._relative_paths, code.package_modules, code._imports_of, code._module_level_imports_of,
-                  code.module_code_version, extract.extractor_signature, cherrant.extractor_signature):
-            f.cache_clear()
+        extract.extractor_signature.cache_clear()
+        cherrant.extractor_signature.cache_clear()
         return {"errant": extract.extractor_signature(), "cherrant": cherrant.extractor_signature(),
                 "generic": generic.GenericExtractor().namespace(),
                 "states": code.computing_code_version("gec_meta.encoders.encoder")}
 
-    before = state()
-
-    def changed_by(*path):
-        nonlocal before
-        target = package.joinpath(*path)
-        target.write_text(target.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-        after = state()
-        moved = {k for k in before if after[k] != before[k]}
-        before = after
-        return moved
-
     try:
-        assert changed_by("edits", "m2scorer.py") == set()
-        assert changed_by("edits", "languages.py") == set()
-        assert changed_by("edits", "edit_sets.py") == set()
-        assert changed_by("encoders", "testing.py") == set()
-        assert changed_by("edits", "cherrant.py") == {"cherrant"}
-        assert changed_by("edits", "generic.py") == {"generic"}
-        assert changed_by("edits", "errant_align.py") == {"errant", "cherrant", "generic"}
-        assert changed_by("encoders", "forward.py") == {"states"}
-    finally:
-        monkeypatch.undo()
-        state()
+        moves = Moves(package, state)
+        assert moves("edits", "m2scorer.py") == set()
+        assert moves("edits", "languages.py") == set()
+        assert moves("edits", "edit_sets.py") == set()
+        assert moves("encoders", "testing.py") == set()
+        assert moves("edits", "cherrant.py") == {"cherrant"}
+        assert moves("edits", "generic.py") == {"generic"}
+        assert moves("edits", "errant_align.py") == {"errant", "cherrant", "generic"}
+        assert moves("encoders", "forward.py") == {"states"}
+    finally:  # the real sources' signatures for the tests after this one
+        extract.extractor_signature.cache_clear()
+        cherrant.extractor_signature.cache_clear()
 
 
 def test_parsed_data_files_are_keyed_by_every_file_their_reader_runs(tmp_path, monkeypatch):
@@ -171,36 +156,13 @@ def test_parsed_data_files_are_keyed_by_every_file_their_reader_runs(tmp_path, m
         assert {str(p.relative_to(code.PACKAGE_DIR)) for p in ran - hashed} == set(), module
 
 
-def test_an_edit_of_the_cleaning_makes_the_parses_cold(tmp_path, monkeypatch):
+def test_an_edit_of_the_cleaning_makes_the_parses_cold(package):
     from gec_meta.cache import source_tag
 
-    package = tmp_path / "gec_meta"
-    shutil.copytree(code.PACKAGE_DIR, package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    monkeypatch.setattr(code, "PACKAGE_DIR", package)
-
-    def state():
-        for f in (code._relative_paths, code.package_modules, code._imports_of, code._module_level_imports_of,
-                  code.module_code_version):
-            f.cache_clear()
-        return {"m2": source_tag("gec_meta.data.m2", "m2"), "judgments": source_tag("gec_meta.data.judgments")}
-
-    before = state()
-
-    def changed_by(*path):
-        nonlocal before
-        target = package.joinpath(*path)
-        target.write_text(target.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-        after = state()
-        moved = {k for k in before if after[k] != before[k]}
-        before = after
-        return moved
-
-    try:
-        assert changed_by("data", "io.py") == {"m2", "judgments"}
-        assert changed_by("edits", "edit.py") == {"m2"}
-        assert changed_by("data", "m2.py") == {"m2"}
-        assert changed_by("data", "datasets.py") == set()
-        assert changed_by("edits", "extract.py") == set()
-    finally:
-        monkeypatch.undo()
-        state()
+    moves = Moves(package, lambda: {"m2": source_tag("gec_meta.data.m2", "m2"),
+                                    "judgments": source_tag("gec_meta.data.judgments")})
+    assert moves("data", "io.py") == {"m2", "judgments"}
+    assert moves("edits", "edit.py") == {"m2"}
+    assert moves("data", "m2.py") == {"m2"}
+    assert moves("data", "datasets.py") == set()
+    assert moves("edits", "extract.py") == set()
