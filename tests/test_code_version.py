@@ -225,6 +225,9 @@ def test_stores_of_model_outputs_follow_their_code(package, tmp_path, monkeypatc
     assert changed_by("models", "regressors.py") == {"regressor"}
     assert changed_by("models", "cached.py") == {"lm", "regressor"}
     assert changed_by("encoders", "batching.py") == {"lm", "regressor", "bart", "local"}
+    # the encoder itself only where it runs (BARTScore's scorer): encoders/__init__.py imports it
+    # lazily, and the models import only encoders/batching.py, which runs that __init__.py
+    assert changed_by("encoders", "encoder.py") == {"bart"}
     assert changed_by("metrics", "neural", "bartscore.py") == {"bart"}
     assert changed_by("llm", "local.py") == {"local"}
     assert changed_by("llm", "openai.py") == set()  # the remote answers stay
