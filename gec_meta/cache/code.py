@@ -288,7 +288,6 @@ def computing_code_version(module: str) -> str:
     return module_code_version(frozenset({module}), STATISTICS_CODE)
 
 
-
 #: The code that computes the meta-evaluation's cached values from metric statistics and human
 #: judgments (the permutation p-values of SPA and of the leaderboard's clusters): a value's key
 #: holds the part of it that the value's code can run (:func:`measurement_code_version`), beside

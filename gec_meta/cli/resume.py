@@ -42,6 +42,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Mapping
 
+from gec_meta.cache.code import package_code_version
 from gec_meta.data.io import file_digest
 from gec_meta.outputs import output_error, write_output
 
@@ -59,8 +60,6 @@ def inputs_record(config_id: str, metric_signature: str, inputs: Mapping[str, st
                   outputs: Mapping[str, str | None] | None = None) -> str:
     """The text of ``inputs.json`` (``outputs``: file name -> sha256 of the unit's other files,
     None for :data:`VOLATILE` ones)."""
-    from gec_meta.cache.code import package_code_version
-
     return json.dumps(
         {"config_id": config_id, "metric": metric_signature, "code": package_code_version(),
          "inputs": dict(sorted(inputs.items())), "outputs": dict(sorted((outputs or {}).items()))},
@@ -163,8 +162,6 @@ def stale_reason(
             return None, f"input {path} is gone"
         if now != digest:
             return None, f"input {path} changed (sha256 {digest[:12]} -> {now[:12]})"
-    from gec_meta.cache.code import package_code_version
-
     code = package_code_version()
     if record.get("code") != code:
         return None, (f"gec-meta's code changed since the job ran (code version {record.get('code') or 'not recorded'}"

@@ -276,8 +276,9 @@ def read_m2(
     from gec_meta.cache import Codec, cached_parse, source_tag
 
     # The parse cache holds data only: the blocks (and what cleaning did to the edits, for the
-    # warning below) as JSON values, rebuilt by _from_data.  The key hashes this file and the
-    # raw bytes; the cleaning mode is in the tag.
+    # warning below) as JSON values, rebuilt by _from_data.  The key hashes the code this reader
+    # can run (source_tag: this module's closure, io.py's cleaning included) and the raw bytes;
+    # the cleaning mode is in the tag.
     sentences, report = cached_parse(source_tag(__name__, "m2", unicode), raw,
                                      lambda: _parse_m2(cleaned, path, text),
                                      Codec("m2-blocks", _to_data, _from_data))

@@ -28,8 +28,9 @@ a "fooled by" entry: the attacks it scores above every real system
 Pure: the runs come in as plain arrays (:class:`MetricScores`, with :class:`BoardTask` and
 :class:`HumanSide` in :mod:`gec_meta.meta.board_inputs`); :mod:`gec_meta.cli.leaderboard` runs the
 metrics.  The cached cluster p-values are computed in :mod:`gec_meta.meta.board_pvalues`, whose
-cache key holds that module's code and not this one's.  Every permutation test draws from its own ``numpy.random.Generator`` seeded
-by (seed, task, metric pair), so the board regenerates byte-identically.  :func:`build_boards`
+cache key holds that module's code and not this one's.  Every permutation test draws from its
+own ``numpy.random.Generator`` seeded by (seed, task, metric pair), so the board regenerates
+byte-identically.  :func:`build_boards`
 returns one :class:`Board` per aggregation; :meth:`Board.to_dict` / :meth:`Board.from_dict`
 turn it into JSON-ready data and back exactly (floats keep every bit).
 """
