@@ -61,9 +61,10 @@ def pytest_configure(config):
 # ``make test-durations`` (tests/timed_run.py) sets GEC_META_TEST_CPU_DIR: every pytest process
 # (each xdist worker) then writes the CPU seconds of each of its tests there, its own plus those
 # of the processes it waited for (run.py subprocesses, worker pools, chromium), and timed_run.py
-# prints the modules and tests that cost most.  The wall time of --durations hides a test's
-# subprocesses and the time it waits; the CPU is what two workers on two cores share.
-_CPU_ROWS: list[tuple[str, float, float]] = []
+# prints the modules and tests that cost most, and when each worker ran out of tests (a core left
+# idle at the end).  The wall time of --durations hides a test's subprocesses and the time it
+# waits; the CPU is what two workers on two cores share.
+_CPU_ROWS: list[tuple[str, float, float, float]] = []  # test, CPU s, wall s, start (epoch s)
 
 
 def _cpu_now() -> float:
@@ -78,9 +79,9 @@ def pytest_runtest_protocol(item, nextitem):
         return
     import time
 
-    cpu, wall = _cpu_now(), time.perf_counter()
+    cpu, wall, start = _cpu_now(), time.perf_counter(), time.time()
     yield
-    _CPU_ROWS.append((item.nodeid, _cpu_now() - cpu, time.perf_counter() - wall))
+    _CPU_ROWS.append((item.nodeid, _cpu_now() - cpu, time.perf_counter() - wall, start))
 
 
 def pytest_sessionfinish(session):
