@@ -39,6 +39,29 @@ def cpu_details(cpuinfo: str) -> str:
     return f"{name} ({', '.join(extra)})" if extra else name
 
 
+def blis_subconfig(stderr: str) -> str | None:
+    """The sub-configuration BLIS reports choosing (``BLIS_ARCH_DEBUG=1``: ``libblis: selecting
+    sub-configuration 'zen2'.``), or None where it printed none."""
+    for line in stderr.splitlines():
+        if "selecting sub-configuration" in line and line.count("'") >= 2:
+            return line.split("'")[1]
+    return None
+
+
+def blis_kernel() -> str | None:
+    """The kernel set spaCy's blis (cython-blis) picks on this CPU, from a fresh process (BLIS
+    chooses once, at its first call).  spaCy's parser multiplies with blis whatever thinc's ops
+    use: cython-blis 1.3 knows AMD families up to zen2 and runs its portable reference kernels
+    ('generic') on newer ones (family 25, 2026-11-29), so the parser's cost depends on it."""
+    code = "import numpy, blis.py; a = numpy.ones((2, 2), dtype='f'); blis.py.gemm(a, a)"
+    try:
+        proc = subprocess.run([PY, "-c", code], env={**os.environ, "BLIS_ARCH_DEBUG": "1"},
+                              capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return blis_subconfig(proc.stderr) if proc.returncode == 0 else None
+
+
 def machine() -> str:
     try:
         cpu = cpu_details(Path("/proc/cpuinfo").read_text())
@@ -58,6 +81,9 @@ def machine() -> str:
             cpu += f", numpy BLAS {blas[0]['internal_api']} {blas[0]['architecture']}"
     except ImportError:
         pass
+    kernel = blis_kernel()
+    if kernel:
+        cpu += f", spaCy's blis {kernel}"
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     return f"{cpu}, {os.cpu_count()} cores, {mem:.0f} GiB RAM, Python {platform.python_version()}, {platform.system()}"
 

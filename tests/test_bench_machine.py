@@ -44,3 +44,11 @@ def test_missing_fields_leave_what_is_known(cpu_details):
     assert cpu_details("model name\t: Some CPU\n") == "Some CPU"
     assert cpu_details("") == "unknown CPU"
     assert cpu_details("cpu family\t: 6\nflags\t: sse2\n") == "unknown CPU (family 6)"
+
+
+def test_blis_subconfig_is_read_from_its_debug_line(monkeypatch):
+    monkeypatch.syspath_prepend(str(REPO / "bench"))
+    blis_subconfig = importlib.import_module("common").blis_subconfig
+    assert blis_subconfig("libblis: selecting sub-configuration 'generic'.\n") == "generic"
+    assert blis_subconfig("other\nlibblis: selecting sub-configuration 'zen2'.") == "zen2"
+    assert blis_subconfig("") is None
