@@ -1,4 +1,5 @@
-"""Our Pearson/Spearman return scipy's floats exactly (scipy is the independent reference)."""
+"""Our Pearson/Spearman against two independent references -- scipy, and exact rational
+arithmetic -- and the same bits whatever the company of a row and whatever the CPU."""
 
 from __future__ import annotations
 
@@ -19,15 +20,45 @@ def _vectors(seed: int, n: int, ties: bool):
     return x, y
 
 
+EPS = np.finfo(np.float64).eps
+
+
+def _exact_pearson(x, y) -> float:
+    """Pearson's r in exact rational arithmetic (the square root to 50 digits), then rounded."""
+    from decimal import Decimal, getcontext
+    from fractions import Fraction
+
+    getcontext().prec = 50
+    fx, fy = [Fraction(v) for v in x], [Fraction(v) for v in y]
+    mx, my = sum(fx) / len(fx), sum(fy) / len(fy)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(fx, fy))
+    sxx = sum((a - mx) ** 2 for a in fx)
+    syy = sum((b - my) ** 2 for b in fy)
+
+    def dec(f: Fraction) -> Decimal:
+        return Decimal(f.numerator) / Decimal(f.denominator)
+
+    return float(dec(sxy) / (dec(sxx) * dec(syy)).sqrt())
+
+
 @pytest.mark.parametrize("n", [2, 3, 5, 12, 15, 391])
 @pytest.mark.parametrize("ties", [False, True])
 @pytest.mark.parametrize("seed", range(5))
-def test_bitwise_equal_to_scipy(n, ties, seed):
+def test_agrees_with_scipy_and_exact_arithmetic(n, ties, seed):
+    # Not bit for bit with scipy: scipy sums with BLAS, whose last bit depends on the CPU
+    # (module docstring).  On 1,800 such pairs the error against exact arithmetic was <= 1.5 eps
+    # for both (2026-11-29), ours - scipy <= 2.5 eps.
     x, y = _vectors(seed, n, ties)
     if np.ptp(x) == 0 or np.ptp(y) == 0:
         pytest.skip("constant input: callers return NaN before calling these")
-    assert pearson_r(x, y) == float(sps.pearsonr(x, y)[0])
-    assert spearman_rho(x, y) == float(sps.spearmanr(x, y)[0])
+    r = pearson_r(x, y)
+    assert abs(r - _exact_pearson(x, y)) <= 4 * EPS
+    assert abs(r - float(sps.pearsonr(x, y)[0])) <= 8 * EPS
+    rho = spearman_rho(x, y)
+    assert abs(rho - _exact_pearson(sps.rankdata(x), sps.rankdata(y))) <= 4 * EPS
+    assert abs(rho - float(sps.spearmanr(x, y)[0])) <= 8 * EPS
+    if n == 2:  # two points are on a line: exactly +-1, as scipy
+        assert r == float(sps.pearsonr(x, y)[0]) and abs(r) == 1.0
 
 
 @settings(max_examples=200, deadline=None)
@@ -60,7 +91,7 @@ def test_average_ranks_rows_equal_rankdata(rows):
 
 @pytest.mark.parametrize("kind", ["pearson", "spearman"])
 @pytest.mark.parametrize("ties", [False, True])
-def test_rows_agree_with_scalar_to_1e12(kind, ties):
+def test_rows_equal_scalar_bit_for_bit_in_any_company(kind, ties):
     rng = np.random.default_rng(11)
     human = rng.normal(size=14)
     rows = rng.normal(size=(300, 14)) * 7 + 3
@@ -71,8 +102,35 @@ def test_rows_agree_with_scalar_to_1e12(kind, ties):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedCorrelationWarning)
             want = CORRELATIONS[kind](r, human)
-        assert (math.isnan(g) and math.isnan(want)) or abs(g - want) <= 1e-12
+        assert (math.isnan(g) and math.isnan(want)) or g == want
+    # a row's value does not depend on the rows computed with it, nor on their order or layout
+    order = rng.permutation(len(rows))
+    np.testing.assert_array_equal(row_correlations(rows[order], human, kind), got[order])
+    np.testing.assert_array_equal(row_correlations(np.asfortranarray(rows[:7]), human, kind), got[:7])
     assert ROW_CORRELATIONS[kind] is not CORRELATIONS[kind]
+
+
+_SAME_BITS_SCRIPT = """
+import json, numpy as np
+from gec_meta.meta.correlation import pearson, spearman, pearson_rows
+rng = np.random.default_rng(5)
+out = []
+for n in (5, 12, 15, 40, 391, 5000):
+    x, y = rng.normal(size=n) * 3 + 1, rng.normal(size=n)
+    y = y + 0.4 * x
+    out += [pearson(x, y).hex(), spearman(x, y).hex()]
+out += [v.hex() for v in pearson_rows(rng.normal(size=(50, 15)), rng.normal(size=15))]
+print(json.dumps(out))
+"""
+
+
+def test_same_bits_whatever_the_cpus_kernels():
+    # scipy's pearsonr moved in the last bit under this switch on a family-25 host (2026-11-29:
+    # 137 of 985 deterministic leaderboard rows); ours must not move.
+    from tests.cpu_kernels import both_kernels
+
+    plain, avx2 = both_kernels(_SAME_BITS_SCRIPT)
+    assert plain == avx2
 
 
 def test_constant_input_is_nan_with_warning():
@@ -86,5 +144,5 @@ def test_constant_input_is_nan_with_warning():
 
 def test_scalar_wrappers_are_the_exact_functions():
     x, y = _vectors(1, 12, False)
-    assert pearson(x, y) == pearson_r(x, y) == float(sps.pearsonr(x, y)[0])
+    assert pearson(x, y) == pearson_r(x, y)
     assert spearman(x, y) == spearman_rho(x, y)

@@ -208,3 +208,38 @@ repeated = st.lists(st.sampled_from("abc"), min_size=0, max_size=14).map(" ".joi
 def test_statistics_are_the_seven_counts(src, hyp, ref, max_n):
     stats = GREEN(max_n=max_n).statistics([src], [[hyp]], [[ref]])
     assert stats[0, 0, 0].tolist() == _seven_counts(src, hyp, ref, max_n)
+
+
+_SAME_BITS_SCRIPT = """
+import json, math, numpy as np
+from gec_meta.metrics.ngram.green import GREEN
+rng = np.random.default_rng(3)
+stats = rng.integers(0, 40, size=(3000, 12)).astype(float)
+print(json.dumps([float(v).hex() for v in GREEN().score_from_stats(stats)]))
+"""
+
+
+def test_scores_have_the_same_bits_whatever_the_cpus_kernels():
+    # numpy's AVX-512 float64 log/exp differ from the C library's in the last bit for some
+    # arguments: GREEN's SEEDA-E Base epsilon* moved by 1.1e-16 between a family-23 (AVX2) and a
+    # family-25 (AVX-512) host (2026-11-29).  GREEN takes the C library's on every CPU.
+    from tests.cpu_kernels import both_kernels
+
+    plain, avx2 = both_kernels(_SAME_BITS_SCRIPT)
+    assert plain == avx2
+
+
+@pytest.mark.parametrize("scale", [30, 5000])  # sentence counts (dense table) and corpus totals
+def test_geometric_mean_is_gec_metrics_formula(scale):
+    # gec-metrics: math.exp(sum(math.log(p) for p in ps) / len(ps)) over the precisions
+    # tp / (tp + fp) (1 where fp = 0; 0 for the mean where any is 0); numpy sums four terms left to
+    # right too, so the same float.
+    from gec_meta.metrics.ngram.green import _geometric_mean_of_ratios
+
+    rng = np.random.default_rng(8)
+    tp = rng.integers(0, scale, size=(400, 4)).astype(float)
+    fp = rng.integers(0, 4, size=(400, 4)).astype(float)
+    for t, f, got in zip(tp, fp, _geometric_mean_of_ratios(tp, fp)):
+        ps = [a / (a + b) if b else 1.0 for a, b in zip(t, f)]
+        want = 0.0 if min(ps) == 0 else math.exp(sum(math.log(p) for p in ps) / len(ps))
+        assert got == want

@@ -183,10 +183,11 @@ def perm_both_result(
             ``block_size=num_permutations`` for none.
         tolerance: a draw counts when stat(A') - stat(B') >= delta - tolerance.  0 is
             mt-metrics-eval's exact comparison, right for scalar statistics (the unswapped draw
-            repeats delta bit for bit).  A batched statistic whose rows are not bit-reproducible
-            across batch sizes (a BLAS product, e.g.
-            :func:`~gec_meta.meta.correlation.pearson_rows`) needs a small tolerance (1e-12) so
-            that draws equal to the observed pair still count as ties.
+            repeats delta bit for bit; so do the rows of
+            :func:`~gec_meta.meta.correlation.pearson_rows`, in any batch).  A batched statistic
+            whose rows are not the scalar's bits (e.g. :func:`~gec_meta.meta.pdp.pdp_rows`, the
+            uncentred form of PDP) needs a small tolerance (1e-12) so that draws equal to the
+            observed pair still count as ties.
 
     Returns:
         :class:`PermBoth`.

@@ -12,14 +12,24 @@ google-research/mt-metrics-eval passes ``corr_fcn`` through its averaging and si
 * :data:`CORRELATIONS` / :data:`ROW_CORRELATIONS` -- name (``pearson``, ``spearman``) ->
   function; :func:`row_correlations` looks a name up.
 
-Arithmetic.  :func:`pearson_r` and :func:`spearman_rho` repeat ``scipy.stats.pearsonr`` and
-``scipy.stats.spearmanr`` (scipy 1.17) step for step -- centre, scale by the largest deviation,
-vector norms, ``vecdot``, clip; Spearman = ``np.corrcoef`` of average ranks -- so they return
-the same floats (``tests/test_correlation.py`` compares them bit for bit), without importing
-``scipy.stats`` (about a second: most of a warm, fully cached meta-evaluation).  The row
-versions use the textbook form (centred dot product over the product of the norms) in one
-matrix product; they agree with the scalar ones to 1e-12 (``tests/test_correlation.py``) but not
-always in the last bit, which is why the choice of path per caller is fixed as listed above.
+Arithmetic: the same bits on every CPU.  A correlation is computed from sums over one axis in
+the order of numpy's summation of a contiguous row (``np.add.reduce``: left to right up to 8
+terms, pairwise in blocks beyond; plain C with a fixed association, whatever SIMD the build
+dispatches to) and from elementwise IEEE operations
+(subtract, multiply, divide, square root: correctly rounded on every CPU) -- never from a BLAS
+product.  ``scipy.stats.pearsonr`` and ``np.corrcoef`` call BLAS (``vecdot``, vector norms,
+``dot``), whose kernel, and so the last bit of a sum, depends on the CPU: numpy's OpenBLAS runs
+a Haswell kernel on AVX2 hosts and a SkylakeX one on AVX-512 hosts, and the same leaderboard
+differed in the last bit of 137 of 985 deterministic rows between the two (one tie of a
+global rank flipped), so ``make reproduce`` was byte-identical only on one CPU class
+(CHANGELOG 2026-11-29).  The one formula, for a matrix of rows and for one pair of vectors
+alike (:func:`pearson_rows`; :func:`pearson_r` is its row 0, bit for bit):
+
+    r = sum(xc * yc) / (sqrt(sum(xc * xc)) * sqrt(sum(yc * yc))),  xc = x - sum(x) / n,
+
+clipped to [-1, 1] (and rounded for n = 2, as scipy does: two points are on a line).  It agrees
+with scipy to a few units in the last place (``tests/test_correlation.py``: scipy, and exact
+rational arithmetic, as the independent references); Spearman is Pearson of the average ranks.
 """
 
 from __future__ import annotations
@@ -36,20 +46,50 @@ class UndefinedCorrelationWarning(UserWarning):
 
 
 # --------------------------------------------------------------------------- scipy's arithmetic
+def row_sums(a: np.ndarray) -> np.ndarray:
+    """Sum over the last axis in one fixed order whatever the CPU (the module docstring).
+
+    Args:
+        a: shape (..., n), float64.
+
+    Returns:
+        shape (...): ``np.add.reduce`` of each C-contiguous row (numpy's fixed summation order;
+        never BLAS, whose result depends on the CPU's kernel).
+    """
+    return np.add.reduce(np.ascontiguousarray(a, dtype=np.float64), axis=-1)
+
+
+def pearson_matrix(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Pearson's r of every row of ``x`` with ``y``, in the CPU-independent arithmetic of the
+    module docstring; no guards (constant rows give NaN, as 0 / 0).
+
+    Args:
+        x: float64, shape (P, n), n >= 2.
+        y: float64, shape (n,).
+
+    Returns:
+        shape (P,).
+    """
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    n = x.shape[-1]
+    xc = x - (row_sums(x) / n)[:, None]
+    yc = y - row_sums(y) / n
+    num = row_sums(xc * yc)
+    den = np.sqrt(row_sums(xc * xc)) * math.sqrt(float(row_sums(yc * yc)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.clip(num / den, -1.0, 1.0)
+    return np.round(r) if n == 2 else r
+
+
 def pearson_r(x: np.ndarray, y: np.ndarray) -> float:
-    """Pearson's r of two float64 vectors of length n >= 2 (not constant), as scipy.
+    """Pearson's r of two float64 vectors of length n >= 2 (not constant): row 0 of
+    :func:`pearson_matrix`, so the same bits as the vectorised rows and on every CPU.
 
     Args:
         x, y: shape (n,).
     """
-    xm = x - np.mean(x)
-    ym = y - np.mean(y)
-    xmax = np.max(np.abs(xm))
-    ymax = np.max(np.abs(ym))
-    normxm = xmax * np.linalg.vector_norm(xm / xmax)
-    normym = ymax * np.linalg.vector_norm(ym / ymax)
-    r = float(np.clip(np.vecdot(xm / normxm, ym / normym), -1.0, 1.0))
-    return float(np.round(r)) if len(x) == 2 else r
+    return float(pearson_matrix(np.asarray(x, dtype=np.float64)[None, :], y)[0])
 
 
 def average_ranks(x: np.ndarray) -> np.ndarray:
@@ -92,13 +132,12 @@ def average_ranks_rows(x: np.ndarray) -> np.ndarray:
 
 
 def spearman_rho(x: np.ndarray, y: np.ndarray) -> float:
-    """Spearman's rho: Pearson (``np.corrcoef``, as scipy) of the average ranks.
+    """Spearman's rho: :func:`pearson_r` of the average ranks (scipy's definition).
 
     Args:
         x, y: shape (n,), n >= 2, not constant.
     """
-    # [1, 0] as scipy: corrcoef divides the two off-diagonal cells in different orders
-    return float(np.corrcoef(average_ranks(x), average_ranks(y))[1, 0])
+    return pearson_r(average_ranks(x), average_ranks(y))
 
 
 # --------------------------------------------------------------------------- scalar, guarded
@@ -125,12 +164,12 @@ def _guarded(name: str, exact: Callable[[np.ndarray, np.ndarray], float]) -> Cal
 
 pearson = _guarded("Pearson", pearson_r)
 pearson.__name__ = pearson.__qualname__ = "pearson"
-pearson.__doc__ = """Pearson's r of two vectors, shape (S,) (scipy's floats); NaN with an
+pearson.__doc__ = """Pearson's r of two vectors, shape (S,) (the same bits on every CPU); NaN with an
 :class:`UndefinedCorrelationWarning` if either input is constant or S < 2."""
 spearman = _guarded("Spearman", spearman_rho)
 spearman.__name__ = spearman.__qualname__ = "spearman"
-spearman.__doc__ = """Spearman's rho of two vectors, shape (S,) (ties get average ranks; scipy's
-floats); NaN with an :class:`UndefinedCorrelationWarning` for constant input or S < 2."""
+spearman.__doc__ = """Spearman's rho of two vectors, shape (S,) (ties get average ranks; the same
+bits on every CPU); NaN with an :class:`UndefinedCorrelationWarning` for constant input or S < 2."""
 
 
 # --------------------------------------------------------------------------- rows, vectorised
@@ -146,13 +185,15 @@ def pearson_rows(scores: np.ndarray, human: Sequence[float]) -> np.ndarray:
     """
     x = np.asarray(scores, dtype=np.float64)
     h = np.asarray(human, dtype=np.float64)
-    xc = x - x.mean(axis=1, keepdims=True)
-    hc = h - h.mean()
-    num = xc @ hc
-    den = np.sqrt((xc * xc).sum(axis=1)) * math.sqrt(float(hc @ hc))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-    return np.clip(r, -1.0, 1.0)
+    if x.shape[0] == 0:
+        return np.zeros(0)
+    ok = np.isfinite(x).all(axis=1) & (np.ptp(np.where(np.isfinite(x), x, 0.0), axis=1) > 0)
+    if h.size < 2 or not np.isfinite(h).all() or np.ptp(h) == 0:
+        ok[:] = False
+    r = np.full(x.shape[0], np.nan)
+    if ok.any():
+        r[ok] = pearson_matrix(x[ok], h)
+    return r
 
 
 def spearman_rows(scores: np.ndarray, human: Sequence[float]) -> np.ndarray:

@@ -64,7 +64,7 @@ def pairwise_differences(human, metric) -> tuple[np.ndarray, np.ndarray]:
 
 
 def pairwise_difference_pearson(human, metric) -> float:
-    """PDP of one metric: Pearson's r (scipy's floats) of :func:`pairwise_differences`.
+    """PDP of one metric: Pearson's r (:func:`~gec_meta.meta.correlation.pearson`) of :func:`pairwise_differences`.
 
     Args:
         human, metric: shape (G, S); NaN = no score.

@@ -32,6 +32,8 @@ n-grams.
 
 from __future__ import annotations
 
+import math
+
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
@@ -135,12 +137,63 @@ def dedupe_triples(
     return list(ids), index
 
 
-def _geometric_mean(x: np.ndarray) -> np.ndarray:
-    """Geometric mean over the last axis; 0 where any entry is <= 0."""
-    positive = np.all(x > 0, axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        logs = np.log(np.where(x > 0, x, 1.0)).mean(axis=-1)
-    return np.where(positive, np.exp(logs), 0.0)
+# GREEN's log and exp are the C library's (``math.log``/``math.exp``, as gec-metrics' GREEN calls
+# them), not numpy's: numpy has its own AVX-512 float64 log/exp, which differ from the C library's
+# in the last bit for some arguments, so GREEN's scores (and its epsilon*, clusters and ranks)
+# depended on the CPU class (CHANGELOG 2026-11-29).  On CPUs without AVX-512 numpy calls the C
+# library, so these are the values GREEN always had there.
+
+#: Largest table of (count, total) pairs :func:`_log_ratios` indexes densely (entries).
+_DENSE_PAIRS = 1 << 22
+
+
+def _log_ratios(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``math.log(num / den)`` of every element, once per distinct pair (precisions and recalls
+    of sentences are ratios of small counts: ~100 distinct pairs among GJG15's 136k).
+
+    Args:
+        num, den: integer-valued float64 counts, 0 < num <= den, one shape.
+
+    Returns:
+        float64, that shape.
+    """
+    n, d = num.astype(np.int64), den.astype(np.int64)
+    if n.size == 0:
+        return np.zeros(n.shape)
+    m = int(d.max()) + 1
+    if m * m <= _DENSE_PAIRS and np.array_equal(n, num) and np.array_equal(d, den):
+        key = n * m + d  # a dense table of the pairs present: no sort
+        present = np.zeros(m * m, dtype=bool)
+        present[key] = True
+        keys = np.flatnonzero(present)
+        table = np.zeros(m * m)
+        table[keys] = [math.log((k // m) / (k % m)) for k in keys.tolist()]  # int / int: the float num / den
+        return table[key]
+    ratios, inverse = np.unique(num / den, return_inverse=True)  # corpus-level totals
+    return np.fromiter(map(math.log, ratios.tolist()), np.float64, len(ratios))[inverse].reshape(num.shape)
+
+
+def _geometric_mean_of_ratios(tp: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """Geometric mean over the last axis of tp / (tp + other), each ratio 1 where other = 0
+    (GREEN's precision with other = FP, recall with other = FN); 0 where any ratio is 0.
+
+    Args:
+        tp, other: integer-valued float64 counts, shape (..., K).
+
+    Returns:
+        shape (...): ``math.exp`` of the mean of the ``math.log`` of the ratios (numpy's
+        left-to-right sum for K <= 8), gec-metrics' formula.
+    """
+    defined = other != 0
+    positive = np.all(~defined | (tp > 0), axis=-1)
+    logs = np.zeros(tp.shape)
+    use = defined & (tp > 0)
+    logs[use] = _log_ratios(tp[use], tp[use] + other[use])
+    means = logs.mean(axis=-1)
+    gm = np.where(positive, 1.0, 0.0)  # exp(0) = 1 exactly: most sentences' precisions are all 1
+    todo = positive & (means != 0)
+    gm[todo] = np.fromiter(map(math.exp, means[todo].tolist()), np.float64)
+    return gm
 
 
 @dataclass(frozen=True)
@@ -221,10 +274,7 @@ class GREEN(Metric):
             raise ValueError(f"GREEN statistics need {3 * self.max_n} columns, got {stats.shape[-1]}")
         s = stats.reshape(stats.shape[:-1] + (self.max_n, 3))
         tp, fp, fn = s[..., 0], s[..., 1], s[..., 2]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            p_n = np.where(fp != 0, tp / (tp + fp), 1.0)
-            r_n = np.where(fn != 0, tp / (tp + fn), 1.0)
-        p, r = _geometric_mean(p_n), _geometric_mean(r_n)
+        p, r = _geometric_mean_of_ratios(tp, fp), _geometric_mean_of_ratios(tp, fn)
         b2 = float(self.beta) ** 2
         denom = b2 * p + r
         with np.errstate(divide="ignore", invalid="ignore"):
