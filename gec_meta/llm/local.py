@@ -24,6 +24,7 @@ from typing import Iterator, Sequence
 from gec_meta.encoders.batching import MIN_TOKENS
 from gec_meta.fields import check_fields, integer, valid
 from gec_meta.devices import resolve_device, to_device
+from gec_meta.kernels import float_kernels
 from gec_meta.edits.affixes import common_prefix_length
 from gec_meta.llm.backends import (Answer, ChatBackend, Decoding, LLMBackendError, Made, Messages,
                                    integer_object_schema)
@@ -56,8 +57,8 @@ class TransformersChat(ChatBackend):
             dequantised to float32 by transformers, ``gguf_file=``).
         threads: ``torch.set_num_threads`` (None: torch's default; configs pass the run's ``threads``).
         device: ``auto`` (CUDA, then MPS, then CPU), ``cpu``, ``cuda``, ``cuda:N`` or ``mps``
-            (:func:`gec_meta.devices.resolve_device`); :attr:`device` holds the resolved one. Not
-            part of the cache identity: answers are shared across devices.
+            (:func:`gec_meta.devices.resolve_device`); :attr:`device` holds the resolved one.  Its
+            float kernels (:func:`gec_meta.kernels.float_kernels`) are part of the cache identity.
         structured: constrain answers to the caller's JSON schema (module docstring).
         batch_size: prompts per forward pass.  1 (the default): every prompt alone, its answer a
             function of the prompt only (module docstring).  More: sorted by length and
@@ -103,7 +104,8 @@ class TransformersChat(ChatBackend):
         # cache namespace: exact answers (1) never mix with batched ones -- nor with the answers
         # cached before it was named, most of them made 8 prompts a batch (the old default).
         return (f"{self.ref.identity}|transformers:{package_version('transformers')}"
-                f"|torch:{package_version('torch')}|batch_size:{self.batch_size}")
+                f"|torch:{package_version('torch')}|batch_size:{self.batch_size}"
+                f"|kernels:{float_kernels(self.device)}")  # other kernels, other last bits: other answers
 
     def signature(self) -> str:
         """:meth:`ChatBackend.signature`, plus ``+batch_size=N`` for batched (not exact) answers."""

@@ -10,6 +10,7 @@ import numpy as np
 from gec_meta.cache import KeyValueStore, current_store, text_hash
 from gec_meta.cache.code import computing_code_version
 from gec_meta.devices import resolve_device, to_device
+from gec_meta.kernels import float_kernels
 from gec_meta.encoders.batching import unique
 from gec_meta.models.loading import model_ref, package_version
 
@@ -24,8 +25,9 @@ class CachedModel:
         max_length: tokens kept per text; longer ones are truncated.
         use_cache: keep results on disk (``$GEC_META_CACHE``).
         device: ``auto``, ``cpu``, ``cuda``, ``cuda:N`` or ``mps``
-            (:func:`gec_meta.devices.resolve_device`); :attr:`device` holds the resolved one. Not
-            part of :attr:`identity` (the cache namespace): results on any device are shared.
+            (:func:`gec_meta.devices.resolve_device`); :attr:`device` holds the resolved one.  Its
+            float kernels (:func:`gec_meta.kernels.float_kernels`) are part of :attr:`identity`
+            (the cache namespace): other kernels give other last bits, kept apart.
         model_obj, tokenizer_obj: already built objects (tests); ``model`` then only names them
             and nothing is cached on disk.
     """
@@ -51,7 +53,8 @@ class CachedModel:
         """Model identity plus the library versions that can change the numbers."""
         return (f"{self.kind}|{self.ref.identity}|transformers:{package_version('transformers')}"
                 f"|torch:{package_version('torch')}|max_length:{self.max_length}"
-                + ("" if self.version == "1" else f"|v:{self.version}"))
+                + ("" if self.version == "1" else f"|v:{self.version}")
+                + f"|kernels:{float_kernels(self.device)}")
 
     @property
     def store_namespace(self) -> str:

@@ -27,6 +27,7 @@ from gec_meta.encoders.encoder import _library_versions
 from gec_meta.encoders.loading import load_pretrained, resolve_model
 from gec_meta.devices import resolve_device
 from gec_meta.errors import ConfigError
+from gec_meta.kernels import float_kernels
 from gec_meta.metrics.neural.pair import PairScoreMetric
 
 
@@ -40,7 +41,8 @@ class BARTScoreScorer:
         max_length: tokens per side (bart_score's default 1024).
         batch_size: most pairs per forward pass (changes no value: not in the signature).
         device: ``auto`` (CUDA, then MPS, then CPU), ``cpu``, ``cuda``, ``cuda:N`` or ``mps``
-            (:func:`gec_meta.devices.resolve_device`); not part of the signature's cache namespace.
+            (:func:`gec_meta.devices.resolve_device`); its float kernels
+            (:func:`gec_meta.kernels.float_kernels`) are part of the signature's cache namespace.
         threads: ``torch.set_num_threads`` (None: torch's choice; configs pass the run's ``threads``).
         cache: use the on-disk cache.
     """
@@ -64,7 +66,8 @@ class BARTScoreScorer:
 
     def signature(self) -> str:
         rev = "local" if self.source.local else (self.revision or "default")
-        return f"bartscore(model={self.source.identity},rev={rev},maxlen={self.max_length},{_library_versions()},v=2)"  # v=2: unpadded
+        return (f"bartscore(model={self.source.identity},rev={rev},maxlen={self.max_length},{_library_versions()},"
+                f"kernels={float_kernels(self.device)},v=2)")  # v=2: unpadded
 
     @property
     def store(self) -> KeyValueStore:
