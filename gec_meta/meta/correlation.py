@@ -187,6 +187,8 @@ def pearson_rows(scores: np.ndarray, human: Sequence[float]) -> np.ndarray:
     h = np.asarray(human, dtype=np.float64)
     if x.shape[0] == 0:
         return np.zeros(0)
+    if x.ndim != 2 or x.shape[1] < 2:  # fewer than two systems: undefined
+        return np.full(x.shape[0], np.nan)
     ok = np.isfinite(x).all(axis=1) & (np.ptp(np.where(np.isfinite(x), x, 0.0), axis=1) > 0)
     if h.size < 2 or not np.isfinite(h).all() or np.ptp(h) == 0:
         ok[:] = False
