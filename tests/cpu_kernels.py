@@ -16,7 +16,11 @@ import os
 import subprocess
 import sys
 
-AVX2_KERNELS = {"NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR", "OPENBLAS_CORETYPE": "Haswell"}
+from gec_meta.kernels import PORTABLE_KERNELS
+
+#: numpy's and OpenBLAS's part of the package's own AVX2 pin (the deterministic statistics use
+#: no torch).
+AVX2_KERNELS = {k: PORTABLE_KERNELS[k] for k in ("NPY_DISABLE_CPU_FEATURES", "OPENBLAS_CORETYPE")}
 
 
 def run_json(script: str, extra_env: dict | None = None):

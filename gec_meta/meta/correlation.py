@@ -45,7 +45,7 @@ class UndefinedCorrelationWarning(UserWarning):
     """A correlation is undefined (constant input); the result is NaN."""
 
 
-# --------------------------------------------------------------------------- scipy's arithmetic
+# -------------------------------------------------------------------- the same bits on every CPU
 def row_sums(a: np.ndarray) -> np.ndarray:
     """Sum over the last axis in one fixed order whatever the CPU (the module docstring).
 
