@@ -227,3 +227,113 @@ def test_errant_edits_do_not_depend_on_the_texts_parsed_alongside(data_root):
     ds = load_dataset("seeda", data_root, setting="base")
     pairs = sorted({(ds.sources[n], hyp[n]) for hyp in ds.hypotheses for n in range(0, ds.num_sentences, 2)})
     assert annotate_pairs(pairs, batch_size=256) == annotate_pairs(pairs, batch_size=1)
+
+
+def _near_duplicates():
+    """Texts as a GEC benchmark batches them: sources with several edited versions of each
+    (shared contexts), an empty text, a one-token text and a text longer than the windows."""
+    sources = ["I ai n't gon na do it , y' all know .", "There 's a dog that runs and he does n't bark .",
+               "She has been working hard ; it was n't easy for her and me ."]
+    texts = []
+    for s in sources:
+        words = s.split()
+        texts += [s, " ".join(words[:3] + ["really"] + words[3:]), " ".join(words[:-2] + words[-1:]),
+                  " ".join(w.upper() if i == 5 else w for i, w in enumerate(words))]
+    return texts + ["", "Yes", " ".join(["very"] * 30 + ["long", "."])]
+
+
+class _RowCounter:
+    """Stands for a layer in a :class:`spacy_speed._ContextDedup` plan: records the row count of
+    every input it predicts."""
+
+    def __init__(self, layer):
+        self.layer, self.seen = layer, []
+
+    def predict(self, X):
+        self.seen.append(len(X))
+        return self.layer.predict(X)
+
+
+def test_token_vectors_of_distinct_contexts_equal_thincs_forward(pipelines):
+    """The deduplicated tok2vec forward (spacy_speed._ContextDedup) against thinc's own forward of
+    the same model on the same batch: equal vectors (float32 rounding apart at most; bit for bit
+    on the hosts measured), from fewer rows than tokens."""
+    import numpy as np
+    from spacy.tokens import Doc
+
+    _, fast = pipelines
+    component = fast.get_pipe("tok2vec")
+    assert type(component).__name__ == "DedupTok2Vec"
+    texts = _near_duplicates()
+    docs = [Doc(fast.vocab, words=t.split()) for t in texts]
+    plan = component._gec_meta_dedup
+    last = plan.blocks[-1]
+    counter = _RowCounter(last[1])
+    plan.blocks[-1] = (last[0], counter)
+    try:
+        ours = component.predict(docs)
+    finally:
+        plan.blocks[-1] = last
+    seen = counter.seen
+    theirs = component.model.predict(docs)
+    assert [a.shape for a in ours] == [b.shape for b in theirs] == [(len(t.split()), 96) for t in texts]
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    # The last block multiplies one row per distinct nine-row window of thinc's padded array
+    # (4 zero rows around every non-empty text; windows reach beyond its ends), rows being
+    # equal where their tokens' embedding features are: counted here from the features.
+    columns = component.model.layers[0].layers[0].attrs["columns"]
+    pad, outside = ("pad",), ("outside",)
+    rows = [pad] * 4
+    for doc in docs:
+        if len(doc):
+            rows += [tuple(r) for r in doc.to_array(columns).tolist()] + [pad] * 4
+    framed = [outside] * 4 + rows + [outside] * 4
+    windows = {tuple(framed[i:i + 9]) for i in range(len(rows))}
+    assert seen == [len(windows)]
+    assert len(windows) < 0.7 * len(rows)  # thinc multiplies every row
+    assert component.predict([Doc(fast.vocab, words=[])])[0].shape == (0, 96)
+
+
+@pytest.mark.parametrize("encoder", ["MaxoutWindowEncoder", "MishWindowEncoder"])
+def test_context_dedup_on_other_window_sizes(encoder):
+    """A freshly initialised Tok2Vec.v2 (random weights) with windows of two tokens and three
+    blocks: the same vectors as thinc's forward, texts in any company."""
+    import numpy as np
+    from spacy.tokens import Doc
+    from spacy.training import Example
+
+    nlp = spacy.blank("en")
+    encode = {"@architectures": f"spacy.{encoder}.v2", "width": 32, "window_size": 2, "depth": 3}
+    if encoder == "MaxoutWindowEncoder":
+        encode["maxout_pieces"] = 2
+    model = {"@architectures": "spacy.Tok2Vec.v2",
+             "embed": {"@architectures": "spacy.MultiHashEmbed.v2", "width": 32, "attrs": ["NORM", "SHAPE"],
+                       "rows": [500, 100], "include_static_vectors": False},
+             "encode": encode}
+    component = nlp.add_pipe("tok2vec", config={"model": model})
+    nlp.initialize(lambda: [Example.from_dict(nlp.make_doc("a b c"), {})])
+    plan = spacy_speed._ContextDedup.plan(component.model)
+    # spaCy's MishWindowEncoder declares no receptive field: with_array adds no pad rows, and
+    # neighbouring texts see into each other's windows (the plan keys them alike)
+    assert plan is not None and [w for w, _ in plan.blocks] == [2, 2, 2]
+    assert plan.pad == (6 if encoder == "MaxoutWindowEncoder" else 0)
+    texts = _near_duplicates()
+    docs = [Doc(nlp.vocab, words=t.split()) for t in texts]
+    for batch in (docs, docs[::-1], docs[2:5]):
+        for a, b in zip(plan(batch), component.model.predict(batch)):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_context_dedup_leaves_other_architectures_alone():
+    """A tok2vec of another shape (character embeddings) keeps spaCy's own forward."""
+    nlp = spacy.blank("en")
+    model = {"@architectures": "spacy.Tok2Vec.v2",
+             "embed": {"@architectures": "spacy.CharacterEmbed.v2", "width": 16, "rows": 100, "nM": 8, "nC": 4,
+                       "include_static_vectors": False},
+             "encode": {"@architectures": "spacy.MaxoutWindowEncoder.v2", "width": 16, "window_size": 1,
+                        "maxout_pieces": 2, "depth": 1}}
+    component = nlp.add_pipe("tok2vec", config={"model": model})
+    assert spacy_speed._ContextDedup.plan(component.model) is None
+    spacy_speed.dedup_token_vectors(nlp)
+    assert type(component).__name__ == "Tok2Vec"

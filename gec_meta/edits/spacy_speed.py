@@ -1,7 +1,7 @@
 """Exact speed-ups of spaCy's English pipeline, for ERRANT's parses.
 
 ERRANT needs ``tag_``, ``pos_``, ``lemma_`` and ``dep_`` of every token, i.e. spaCy's tagger,
-parser, attribute ruler and lemmatizer.  Three steps of that pipeline cost more than they need
+parser, attribute ruler and lemmatizer.  Four steps of that pipeline cost more than they need
 to; the replacements give the same annotations (tested token by token
 against the unmodified pipeline on all 27,405 distinct texts of the benchmarks and reference
 sets, ``tests/test_spacy_speed.py``).  ``GEC_META_SPACY_SPEEDUPS=0`` turns them off.
@@ -28,6 +28,13 @@ sets, ``tests/test_spacy_speed.py``).  ``GEC_META_SPACY_SPEEDUPS=0`` turns them 
    instead of lists: spaCy's ``rule_lemmatize`` asks ``form in index`` of the English index, a
    list of up to 57,528 words per part of speech, i.e. a linear scan (~300 us a new word, ~20%
    of a parse of 3,000 fresh GJG15 texts); a set answers the same membership question in O(1).
+4. **Token vectors once per distinct context.** The tok2vec CNN (embedding, then four residual
+   window-1 convolutions) gives a token a vector that is a function of the nine tokens around it
+   (fewer at a text's edge).  A GEC benchmark parses a source together with every system's
+   output of it, texts that differ in a few words: in a batch, most tokens' contexts recur (SEEDA
+   Base: 48% of its 51,064 tokens have a distinct nine-token window, 24% a distinct three-token
+   one).  :func:`dedup_token_vectors` runs the same layers on each distinct context once
+   (:class:`_ContextDedup`): about half of the parse's most expensive step.
 
 Also two changes of loading, not of the annotations: :func:`import_spacy_lean`
 (spaCy's import: ~1.4 s less) and :func:`pretokenised_load_options` (the model without its rule
@@ -389,8 +396,149 @@ def memoise_lemmatizer(nlp, name: str = "lemmatizer") -> None:
     _subclass(lemmatizer, "Memo", {"__call__": _memo_lemmatize_call})
 
 
+#: Layers that map each row of their input to a row of their output by that row alone (so a
+#: row's value does not depend on the rows beside it); thinc's names.
+_ROWWISE = frozenset({"maxout", "layernorm", "dropout", "mish", "relu", "linear", "hashembed", "ints-getitem"})
+
+
+def _rowwise(model) -> bool:
+    """Whether ``model`` is a chain/concatenation of :data:`_ROWWISE` layers only."""
+    leaves = [node for node in model.walk() if not node.layers]
+    return bool(leaves) and all(node.name in _ROWWISE for node in leaves)
+
+
+class _ContextDedup:
+    """spaCy's ``Tok2Vec.v2`` forward (``MultiHashEmbed`` then ``MaxoutWindowEncoder``),
+    computing each distinct context once.
+
+    thinc's forward: features (``extract_features``: one row of attribute ids per token) ->
+    embedding and mixing (row-wise layers) -> the texts concatenated with ``pad`` zero rows
+    before, between and after them (``with_array``'s ``flatten``) -> per block, each row's window
+    of ``2 * nW + 1`` rows (``expand_window``: zeros beyond the array), a row-wise layer, the
+    row added back (``residual``) -> the pad rows dropped.  Here each row of that padded array
+    has a *key*: at the start the index of its distinct feature row (a pad row: the zero row);
+    after a block, the index of its distinct window of keys.  Equal keys have equal inputs at
+    every layer, so the row-wise layers run on one row per distinct key, in the same
+    arithmetic; pad rows are keyed like the others (after the first block they are no longer
+    zero, and thinc lets them into their neighbours' windows).
+
+    The float32 vectors equal those of spaCy's forward of the same batch bit for bit on every
+    SEEDA Base batch measured (OpenBLAS sgemm; a row's last bits could in principle depend on
+    its place in a product, as they do in spaCy's own batches: ``tests/test_spacy_speed.py``
+    compares the annotations, which are what ERRANT reads).
+
+    Built by :meth:`plan` for a model of exactly that shape, else None (the model's own forward
+    is kept).
+    """
+
+    def __init__(self, extract, embed, mix, blocks, pad: int):
+        self.extract, self.embed, self.mix, self.blocks, self.pad = extract, embed, mix, blocks, pad
+
+    @classmethod
+    def plan(cls, model) -> "_ContextDedup | None":
+        try:
+            embed, encoder = model.layers
+            extract, to_ragged, embed_rows, mix_rows, to_list = embed.layers
+        except (ValueError, AttributeError):
+            return None
+        if (extract.name, to_ragged.name, to_list.name) != ("extract_features", "list2ragged", "ragged2list"):
+            return None
+        wrapped = (embed_rows, mix_rows, encoder)
+        if not all(m.name.startswith("with_array(") and len(m.layers) == 1 for m in wrapped):
+            return None
+        embed_fn, mix_fn, stack = embed_rows.layers[0], mix_rows.layers[0], encoder.layers[0]
+        if not (_rowwise(embed_fn) and _rowwise(mix_fn)):
+            return None
+        residuals = stack.layers if stack.layers and stack.layers[0].name.startswith("residual(") else [stack]
+        blocks = []
+        for block in residuals:
+            if not block.name.startswith("residual(") or len(block.layers) != 1:
+                return None
+            inner = block.layers[0].layers
+            if len(inner) != 2 or inner[0].name != "expand_window" or not _rowwise(inner[1]):
+                return None
+            blocks.append((int(inner[0].attrs["window_size"]), inner[1]))
+        return cls(extract, embed_fn, mix_fn, blocks, int(encoder.attrs.get("pad", 0)))
+
+    @staticmethod
+    def _windows(keys, count: int, nW: int):
+        """The distinct windows of ``keys`` (shape (R,), ints < ``count``) of ``nW`` rows each
+        side, ``count`` standing for the zero rows beyond the array.
+
+        Returns (windows, inverse): shape (W, 2 * nW + 1), the key columns of the distinct
+        windows; shape (R,), each row's window."""
+        import numpy as np
+
+        rows = len(keys)
+        outside = np.full(nW, count, dtype=np.int64)
+        padded = np.concatenate([outside, keys, outside])
+        columns = [padded[k:k + rows] for k in range(2 * nW + 1)]
+        # Fold the columns into one int64 code, one value per distinct window of the columns so far.
+        code = columns[0]
+        for column in columns[1:]:
+            _, code = np.unique(code * (count + 1) + column, return_inverse=True)
+            code = code.reshape(-1).astype(np.int64)
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        return np.stack([c[first] for c in columns], axis=1), inverse.reshape(-1)
+
+    def __call__(self, docs) -> list:
+        """Token vectors of ``docs``: one float32 array of shape (T_i, nO) per doc."""
+        import numpy as np
+
+        feats = self.extract.predict(docs)  # one (T_i, A) uint64 array per doc
+        lengths = [len(f) for f in feats]
+        unique, inverse = np.unique(np.concatenate(feats), axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1).astype(np.int64)
+        table = self.mix.predict(self.embed.predict(unique))  # (U, nO): one row per distinct token
+        width = table.shape[1]
+        zero = np.zeros((1, width), dtype=table.dtype)
+        table = np.concatenate([table, zero])  # row U: the pad rows
+        pad_keys = np.full(self.pad, len(table) - 1, dtype=np.int64)
+        parts, start = [pad_keys], 0
+        for n in lengths:  # thinc's flatten(pad=...) layout; it drops empty texts
+            if n:
+                parts += [inverse[start:start + n], pad_keys]
+                start += n
+        keys = np.concatenate(parts)
+        for nW, layer in self.blocks:
+            windows, keys = self._windows(keys, len(table), nW)
+            extended = np.concatenate([table, zero])  # row len(table): beyond the array
+            X = np.concatenate([extended[windows[:, k]] for k in range(2 * nW + 1)], axis=1)
+            table = extended[windows[:, nW]] + layer.predict(X)  # residual: X + f(window(X))
+        out, at = [], self.pad
+        for n in lengths:
+            if n:
+                out.append(table[keys[at:at + n]])
+                at += n + self.pad
+            else:
+                out.append(np.zeros((0, width), dtype=table.dtype))
+        return out
+
+
+def _dedup_predict(self, docs):
+    """``Tok2Vec.predict`` through :class:`_ContextDedup` (spaCy's own for no tokens at all)."""
+    docs = list(docs)
+    if not any(len(doc) for doc in docs):
+        return super(type(self), self).predict(docs)
+    return self._gec_meta_dedup(docs)
+
+
+def dedup_token_vectors(nlp, name: str = "tok2vec") -> None:
+    """Give ``nlp``'s shared tok2vec the forward of :class:`_ContextDedup` where its model has
+    spaCy's ``Tok2Vec.v2`` shape (module doc, step 4); else nothing changes."""
+    if name not in nlp.pipe_names:
+        return
+    component = nlp.get_pipe(name)
+    plan = _ContextDedup.plan(getattr(component, "model", None))
+    if plan is None:
+        return
+    component._gec_meta_dedup = plan
+    _subclass(component, "Dedup", {"predict": _dedup_predict})
+
+
 def speed_up(nlp) -> None:
     """All speed-ups (module doc) on a loaded English pipeline."""
     use_numpy_blas(nlp)
+    dedup_token_vectors(nlp)
     index_attribute_ruler(nlp)
     memoise_lemmatizer(nlp)
