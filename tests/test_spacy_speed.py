@@ -268,8 +268,8 @@ def test_token_vectors_of_distinct_contexts_equal_thincs_forward(pipelines):
     docs = [Doc(fast.vocab, words=t.split()) for t in texts]
     plan = component._gec_meta_dedup
     last = plan.blocks[-1]
-    counter = _RowCounter(last[1])
-    plan.blocks[-1] = (last[0], counter)
+    counter = _RowCounter(last[1][0])
+    plan.blocks[-1] = (last[0], (counter, *last[1][1:]))
     try:
         ours = component.predict(docs)
     finally:
@@ -337,3 +337,12 @@ def test_context_dedup_leaves_other_architectures_alone():
     assert spacy_speed._ContextDedup.plan(component.model) is None
     spacy_speed.dedup_token_vectors(nlp)
     assert type(component).__name__ == "Tok2Vec"
+
+
+def test_rowwise_means_row_wise_layers_joined_by_chain_or_concatenate():
+    from thinc.api import LayerNorm, Maxout, Relu, chain, concatenate, expand_window, residual
+
+    assert spacy_speed._rowwise(chain(Maxout(4, 4, nP=2), LayerNorm(4)))
+    assert spacy_speed._rowwise(concatenate(Relu(4, 4), chain(Maxout(4, 4), LayerNorm(4))))
+    assert not spacy_speed._rowwise(chain(expand_window(1), Maxout(4, 12)))  # reads the neighbours
+    assert not spacy_speed._rowwise(residual(Maxout(4, 4)))  # only chain and concatenate are trusted

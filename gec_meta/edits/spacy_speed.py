@@ -402,9 +402,28 @@ _ROWWISE = frozenset({"maxout", "layernorm", "dropout", "mish", "relu", "linear"
 
 
 def _rowwise(model) -> bool:
-    """Whether ``model`` is a chain/concatenation of :data:`_ROWWISE` layers only."""
-    leaves = [node for node in model.walk() if not node.layers]
-    return bool(leaves) and all(node.name in _ROWWISE for node in leaves)
+    """Whether ``model`` is built of :data:`_ROWWISE` layers joined by thinc's ``chain`` and
+    ``concatenate`` only (both keep every row to itself); any other combinator or layer: no."""
+    from thinc.layers.chain import forward as chain_forward
+    from thinc.layers.concatenate import forward as concatenate_forward
+
+    leaves = 0
+    for node in model.walk():
+        if node.layers:
+            if node._func not in (chain_forward, concatenate_forward):
+                return False
+        elif node.name in _ROWWISE:
+            leaves += 1
+        else:
+            return False
+    return leaves > 0
+
+
+def _predict_all(layers, X):
+    """``chain(*layers).predict(X)``: each layer's ``predict`` in turn (what chain's forward does)."""
+    for layer in layers:
+        X = layer.predict(X)
+    return X
 
 
 class _ContextDedup:
@@ -430,7 +449,8 @@ class _ContextDedup:
     distinct benchmark texts in its slow test).
 
     Built by :meth:`plan` for a model of exactly that shape, else None (the model's own forward
-    is kept).
+    is kept).  Written here because neither thinc nor spaCy has it: their forward multiplies
+    every row of the batch, repeated contexts included.
     """
 
     def __init__(self, extract, embed, mix, blocks, pad: int):
@@ -456,10 +476,10 @@ class _ContextDedup:
         for block in residuals:
             if not block.name.startswith("residual(") or len(block.layers) != 1:
                 return None
-            inner = block.layers[0].layers
-            if len(inner) != 2 or inner[0].name != "expand_window" or not _rowwise(inner[1]):
+            inner = block.layers[0].layers  # expand_window, then the row-wise layers
+            if len(inner) < 2 or inner[0].name != "expand_window" or not all(_rowwise(m) for m in inner[1:]):
                 return None
-            blocks.append((int(inner[0].attrs["window_size"]), inner[1]))
+            blocks.append((int(inner[0].attrs["window_size"]), tuple(inner[1:])))
         return cls(extract, embed_fn, mix_fn, blocks, int(encoder.attrs.get("pad", 0)))
 
     @staticmethod
@@ -502,11 +522,11 @@ class _ContextDedup:
                 parts += [inverse[start:start + n], pad_keys]
                 start += n
         keys = np.concatenate(parts)
-        for nW, layer in self.blocks:
+        for nW, layers in self.blocks:
             windows, keys = self._windows(keys, len(table), nW)
             extended = np.concatenate([table, zero])  # row len(table): beyond the array
             X = np.concatenate([extended[windows[:, k]] for k in range(2 * nW + 1)], axis=1)
-            table = extended[windows[:, nW]] + layer.predict(X)  # residual: X + f(window(X))
+            table = extended[windows[:, nW]] + _predict_all(layers, X)  # residual: X + f(window(X))
         out, at = [], self.pad
         for n in lengths:
             if n:
