@@ -3,7 +3,9 @@
 For each job: our cold run (empty cache), our warm run (cache filled), and — where the peer
 library does the same job — its cold run (it has no disk cache), each in a fresh process.
 Results (wall time, peak memory, ratios, whether the correlations are identical) go to
-``bench/RESULTS.md``.  ``python bench/run_all.py errant:seeda_base`` runs one job.
+``bench/RESULTS.md``.  ``python bench/run_all.py errant:seeda_base`` runs one job;
+``--repeat N`` runs each job N times (same-run triples) and reports medians: near a target
+ratio, one run is not enough (the machine's speed moves by ~10-20% within an hour).
 """
 
 from __future__ import annotations
@@ -71,6 +73,34 @@ def run_job(task: str, peer_task: str | None) -> dict:
     return row
 
 
+def combine(runs: list[dict]) -> dict:
+    """One table row from ``runs`` of one job, each a same-run triple (ours cold, ours warm, the
+    peer): the median of each time and of each run's own speed-ups (a ratio of two processes run
+    minutes apart, so a slow spell of the machine slows both sides of it), the range of the cold
+    speed-ups, and "identical" only if every run was.  One run: that run."""
+    import statistics
+
+    if len(runs) == 1:
+        return runs[0]
+    row = dict(runs[0])
+    for key in ("cold_s", "warm_s", "cold_rss"):
+        row[key] = statistics.median(r[key] for r in runs)
+    row["warm_equal"] = all(r["warm_equal"] for r in runs)
+    row["runs"] = len(runs)
+    paired = [r for r in runs if r.get("peer_s") is not None]
+    if paired:
+        cold = [r["peer_s"] / r["cold_s"] for r in paired]
+        row.update(peer_s=statistics.median(r["peer_s"] for r in paired),
+                   peer_rss=statistics.median(r["peer_rss"] for r in paired),
+                   identical=all(r["identical"] for r in paired), cold_ratio=statistics.median(cold),
+                   cold_ratio_range=(min(cold), max(cold)),
+                   warm_ratio=statistics.median(r["peer_s"] / r["warm_s"] for r in paired))
+    errors = [r["peer_error"] for r in runs if "peer_error" in r]
+    if errors:
+        row["peer_error"] = errors[0]
+    return row
+
+
 def render(rows: list[dict]) -> str:
     lines = [
         "# Benchmarks: gec-meta vs gec-metrics 0.1.1",
@@ -103,24 +133,34 @@ def render(rows: list[dict]) -> str:
         elif peer is None:
             peer_cells = ["–", "–", "–", "–"]
         else:
-            peer_cells = [f"{peer:.1f}", f"{peer / r['cold_s']:.1f}×", f"{peer / r['warm_s']:.0f}×",
-                          "yes" if r["identical"] else "NO"]
+            peer_cells = [f"{peer:.1f}", f"{r.get('cold_ratio', peer / r['cold_s']):.1f}×",
+                          f"{r.get('warm_ratio', peer / r['warm_s']):.0f}×", "yes" if r["identical"] else "NO"]
+            if r.get("runs", 1) > 1:
+                low, high = r["cold_ratio_range"]
+                notes.append(f"{r['task']}: medians of {r['runs']} same-run triples; cold speed-ups "
+                             f"{low:.1f}-{high:.1f}×")
         lines.append(" | ".join([f"| {r['task']}", f"{r['cold_s']:.1f}", f"{r['warm_s']:.2f}", *peer_cells,
                                  f"{r['cold_rss'] or 0:.0f} / " + (f"{r['peer_rss']:.0f} |" if r.get("peer_rss") else "– |")]))
     return "\n".join(lines + [""] + notes) + "\n"
 
 
 def main(argv: list[str]) -> None:
-    unknown = [a for a in argv if a not in {j[0] for j in JOBS}]
+    from arguments import Parser, count
+
+    parser = Parser(prog="run_all.py", description="gec-meta vs gec-metrics, side by side")
+    parser.add_argument("jobs", nargs="*", help="jobs to run (default: all, and bench/RESULTS.md is rewritten)")
+    parser.add_argument("--repeat", type=count(1), default=1,
+                        help="same-run triples per job (ours cold, ours warm, the peer); the table "
+                             "gives their medians, a note the range of the cold speed-ups")
+    args = parser.parse_args(argv)
+    unknown = [a for a in args.jobs if a not in {j[0] for j in JOBS}]
     if unknown:  # one line, before anything runs (it ran nothing and wrote an empty table)
-        print(f"run_all.py: error: unknown benchmark {unknown[0]!r}; choose from {', '.join(j[0] for j in JOBS)}",
-              file=sys.stderr)
-        raise SystemExit(2)
-    jobs = [j for j in JOBS if not argv or j[0] in argv]
+        parser.error(f"unknown benchmark {unknown[0]!r}; choose from {', '.join(j[0] for j in JOBS)}")
+    jobs = [j for j in JOBS if not args.jobs or j[0] in args.jobs]
     compile_sources()
-    rows = [run_job(*j) for j in jobs]
+    rows = [combine([run_job(*j) for _ in range(args.repeat)]) for j in jobs]
     text = render(rows)
-    if not argv:
+    if not args.jobs:
         # Keep every section after this table (written by the other benchmarks and by hand).
         results = BENCH / "RESULTS.md"
         old = results.read_text() if results.is_file() else ""

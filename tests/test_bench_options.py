@@ -31,6 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
     ("bench_uot.py", ["--lambdas", "abc"], "argument --lambdas: must be an integer >= 1, got 'abc'"),
     ("run_all.py", ["nosuch"], "unknown benchmark 'nosuch'; choose from errant:seeda_base, gleu:seeda_base, "
                               "green:seeda_base, errant:gjg15, gleu:gjg15, m2:gjg15, pt_errant:seeda_base"),
+    ("run_all.py", ["--repeat", "0", "errant:gjg15"], "argument --repeat: must be an integer >= 1, got '0'"),
     ("plain_forward.py", ["--model", "m", "--texts", "t", "--layer", "-1"],
      "argument --layer: must be an integer >= 0, got '-1'"),
 ])
@@ -77,3 +78,26 @@ def test_ours_driver_gives_the_edit_metrics_gec_meta_threads(monkeypatch, value,
     threads = available_cores() if threads == "cores" else threads  # capped at the cores, as in a run
     assert ours_driver.build_metric("errant").threads == threads
     assert ours_driver.build_metric("m2").threads == threads
+
+
+def test_run_all_reports_the_medians_of_same_run_triples(monkeypatch):
+    """``run_all.py --repeat N``: each speed-up is one run's own pair (ours and the peer minutes
+    apart), the table gives the medians, a note their range; one differing run makes it "NO"."""
+    monkeypatch.syspath_prepend(str(REPO / "bench"))
+    import run_all
+
+    def run(cold, warm, peer, identical=True):
+        return {"task": "errant:gjg15", "cold_s": cold, "warm_s": warm, "cold_rss": 100.0, "warm_equal": True,
+                "system": {}, "peer_s": peer, "peer_rss": 500.0, "identical": identical, "peer_system": {}}
+
+    runs = [run(2.0, 0.5, 20.0), run(4.0, 0.4, 36.0), run(3.0, 0.6, 33.0)]
+    row = run_all.combine(runs)
+    # per run: cold 20/2 = 10, 36/4 = 9, 33/3 = 11; warm 20/0.5 = 40, 36/0.4 = 90, 33/0.6 = 55
+    assert (row["cold_s"], row["warm_s"], row["peer_s"]) == (3.0, 0.5, 33.0)
+    assert row["cold_ratio"] == 10.0 and row["cold_ratio_range"] == (9.0, 11.0)
+    assert row["warm_ratio"] == 55.0 and row["identical"]
+    text = run_all.render([row])
+    assert "| errant:gjg15 | 3.0 | 0.50 | 33.0 | 10.0× | 55× | yes |" in text
+    assert "errant:gjg15: medians of 3 same-run triples; cold speed-ups 9.0-11.0×" in text
+    assert not run_all.combine([*runs[:2], run(3.0, 0.6, 33.0, identical=False)])["identical"]
+    assert run_all.combine(runs[:1]) is runs[0]
