@@ -495,13 +495,13 @@ class _ContextDedup:
         outside = np.full(nW, count, dtype=np.int64)
         padded = np.concatenate([outside, keys, outside])
         columns = [padded[k:k + rows] for k in range(2 * nW + 1)]
-        # Fold the columns into one int64 code, one value per distinct window of the columns so far.
-        code = columns[0]
-        for column in columns[1:]:
-            _, code = np.unique(code * (count + 1) + column, return_inverse=True)
+        # Fold the columns into one int64 code, one value per distinct window of the columns so
+        # far; the last fold numbers the whole windows (in sorted order) and finds each one's first row.
+        code = np.zeros(rows, dtype=np.int64)
+        for column in columns:
+            _, first, code = np.unique(code * (count + 1) + column, return_index=True, return_inverse=True)
             code = code.reshape(-1).astype(np.int64)
-        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-        return np.stack([c[first] for c in columns], axis=1), inverse.reshape(-1)
+        return np.stack([c[first] for c in columns], axis=1), code
 
     def __call__(self, docs) -> list:
         """Token vectors of ``docs``: one float32 array of shape (T_i, nO) per doc."""
