@@ -82,16 +82,21 @@ def combine(runs: list[dict]) -> dict:
 
     if len(runs) == 1:
         return runs[0]
+
+    def median(values):  # peak RSS may be missing (None) on a platform that does not report it
+        present = [v for v in values if v is not None]
+        return statistics.median(present) if present else None
+
     row = dict(runs[0])
     for key in ("cold_s", "warm_s", "cold_rss"):
-        row[key] = statistics.median(r[key] for r in runs)
+        row[key] = median(r[key] for r in runs)
     row["warm_equal"] = all(r["warm_equal"] for r in runs)
     row["runs"] = len(runs)
     paired = [r for r in runs if r.get("peer_s") is not None]
     if paired:
         cold = [r["peer_s"] / r["cold_s"] for r in paired]
         row.update(peer_s=statistics.median(r["peer_s"] for r in paired),
-                   peer_rss=statistics.median(r["peer_rss"] for r in paired),
+                   peer_rss=median(r.get("peer_rss") for r in paired),
                    identical=all(r["identical"] for r in paired), cold_ratio=statistics.median(cold),
                    cold_ratio_range=(min(cold), max(cold)),
                    warm_ratio=statistics.median(r["peer_s"] / r["warm_s"] for r in paired))
