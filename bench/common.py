@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import platform
-import resource
 import subprocess
 import sys
 import time
@@ -101,24 +100,48 @@ def compile_sources() -> None:
 
 
 def timed(cmd: list[str], env: dict | None = None, cwd: Path = REPO, timeout: float = 3600) -> dict:
-    """Run ``cmd``; return wall time, peak RSS of the child (MiB) and its stdout's last JSON line."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    t = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=cwd, env={**os.environ, **(env or {})}, capture_output=True,
-                          text=True, timeout=timeout)
-    wall = time.perf_counter() - t
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Run ``cmd``; return its wall time, its peak RSS (MiB) and its stdout's last JSON line.
+
+    The peak RSS is this child's own: ``os.wait4`` reaps it with its resource usage, whose
+    ``ru_maxrss`` is the largest resident set of the child and of the processes it waited for
+    (gec-meta's parse workers, a sweep's job processes).  ``RUSAGE_CHILDREN``, read before,
+    is the maximum over every child this process has waited for, so a job measured after a
+    bigger one was given the bigger one's peak (the peer's PT-ERRANT run showed ours, 1,036 MiB,
+    bench/RESULTS.md "Session 32").
+
+    Raises:
+        subprocess.TimeoutExpired: ``cmd`` ran past ``timeout`` seconds (it is killed).
+        RuntimeError: ``cmd`` failed (the end of its stderr in the message).
+    """
+    import tempfile
+    import threading
+
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        t = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, env={**os.environ, **(env or {})}, stdout=out, stderr=err,
+                                text=True)
+        timer = threading.Timer(timeout, proc.kill)
+        timer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        wall = time.perf_counter() - t
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if wall >= timeout and proc.returncode < 0:
+        raise subprocess.TimeoutExpired(cmd, timeout, output=stdout, stderr=stderr)
     if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd[:4])} failed:\n{proc.stderr[-3000:]}")
+        raise RuntimeError(f"{' '.join(cmd[:4])} failed:\n{stderr[-3000:]}")
     payload = {}
-    for line in reversed(proc.stdout.splitlines()):
+    for line in reversed(stdout.splitlines()):
         if line.startswith("{"):
             payload = json.loads(line)
             break
-    # ru_maxrss of RUSAGE_CHILDREN is the max over all waited-for children (KiB on Linux);
-    # it only tells this child's peak if it exceeds the previous ones, hence also the
-    # child's own report where available.
-    return {"wall_s": wall, "peak_rss_mib": max(peak, before) / 1024, **payload}
+    # ru_maxrss is in KiB on Linux (bytes on macOS, where these benchmarks have not been run).
+    return {"wall_s": wall, "peak_rss_mib": usage.ru_maxrss / 1024, **payload}
 
 
 def data_dir() -> Path:

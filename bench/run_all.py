@@ -57,7 +57,7 @@ def run_job(task: str, peer_task: str | None) -> dict:
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     row = {"task": task, "cold_s": cold["wall_s"], "warm_s": warm["wall_s"],
-           "cold_rss": cold.get("self_peak_rss_mib"), "system": cold["system"],
+           "cold_rss": cold["peak_rss_mib"], "system": cold["system"],
            "warm_equal": same(cold["system"], warm["system"])}
     if peer_task:
         from peer import run_peer
@@ -124,7 +124,9 @@ def render(rows: list[dict]) -> str:
         "the default) and gec-metrics' corpus-level reference choice (F, TP, -FP, -FN; gec-meta's own",
         "PT-ERRANT follows PT-M2's code, ~3e-5 of r apart on SEEDA Base). The deterministic metrics are",
         "built directly from Python (`bench/ours_driver.py`),",
-        "PT-ERRANT through `gec_meta.api.load_metric`. Run this on an otherwise idle machine.",
+        "PT-ERRANT through `gec_meta.api.load_metric`. Peak RSS: the largest resident set among a run's",
+        "processes (the process and those it waited for, e.g. our parse workers; `os.wait4`), ours cold.",
+        "Run this on an otherwise idle machine.",
         "",
         "| job | ours cold (s) | ours warm (s) | gec-metrics (s) | cold speed-up | warm speed-up | identical | peak RSS ours / peer (MiB) |",
         "|---|---|---|---|---|---|---|---|",
