@@ -108,6 +108,8 @@ def timed(cmd: list[str], env: dict | None = None, cwd: Path = REPO, timeout: fl
     is the maximum over every child this process has waited for, so a job measured after a
     bigger one was given the bigger one's peak (the peer's PT-ERRANT run showed ours, 1,036 MiB,
     bench/RESULTS.md "Session 32").
+    Linux counts a forked child's resident set at the fork (before its exec) in that peak, so
+    call this from a small process, as the bench scripts are.
 
     Raises:
         subprocess.TimeoutExpired: ``cmd`` ran past ``timeout`` seconds (it is killed).
