@@ -126,10 +126,26 @@ def gecmeta_run(job: str, model: Path, layer: int, args, cache: Path, tag: str) 
     wall, _ = timed(cmd, {"GEC_META_CACHE": str(cache), "PYTHONUNBUFFERED": "1"})
     res = json.loads(out.read_text())
     res["wall_s"] = wall
-    t, parts = res["timing"], res["timing"].get("parts", {})
-    res["statistics_s"] = t["statistics_s"] - parts.get("model_load", 0.0) - parts.get("neural_imports", 0.0)
-    res["startup_s"] = wall - t["statistics_s"] - t["aggregation_s"] - t["meta_eval_s"]
+    res.update(split_wall(wall, res["timing"]))
     return res
+
+
+def split_wall(wall: float, timing: dict) -> dict:
+    """``statistics_s`` (the statistics stage without torch/transformers imports and model
+    loading) and ``startup_s`` (everything before the job's stages and outside its parts) of one
+    ``gec-meta-run`` process of ``wall`` seconds, from its ``timing.json``.
+
+    torch may be imported before the statistics stage (``encoder.device=auto`` asks torch for a
+    GPU), so each part is taken out of the stage it was spent in (``statistics_parts``: the parts
+    inside the statistics stage; ``parts``: the whole job's): start-up, neural imports, model
+    loading, statistics, aggregation and meta-evaluation add up to ``wall``.
+    """
+    parts = timing.get("parts", {})
+    inside = timing.get("statistics_parts", parts)
+    loading = ("model_load", "neural_imports")
+    stages = timing["statistics_s"] + timing["aggregation_s"] + timing["meta_eval_s"]
+    return {"statistics_s": timing["statistics_s"] - sum(inside.get(k, 0.0) for k in loading),
+            "startup_s": wall - stages - sum(parts.get(k, 0.0) - inside.get(k, 0.0) for k in loading)}
 
 
 # --------------------------------------------------------------------------- the texts encoded
@@ -249,7 +265,7 @@ def device_check(job: str, model: Path, layer: int, args) -> dict:
     return out
 
 
-def batch_invariance(model: Path, args) -> dict:
+def batch_invariance(model: Path, args, layer: int = 1) -> dict:
     """On the device: are a text's states the same alone and in a batch of equal-length texts,
     and how far does padding move them?"""
     import torch
@@ -272,7 +288,47 @@ def batch_invariance(model: Path, args) -> dict:
     del m
     return {"equal_length_batch_bitwise": bool(torch.equal(batch[:8], alone)),
             "equal_length_batch_max_diff": float((batch[:8] - alone).abs().max()),
-            "padded_max_diff": float((padded - alone).abs().max())}
+            "padded_max_diff": float((padded - alone).abs().max()),
+            **encoder_order(model, args, layer)}
+
+
+def encoder_order(model: Path, args, layer: int, systems=("INPUT", "BART", "GPT-3.5"), n: int = 60, probes: int = 24) -> dict:
+    """gec-meta's encoder on the device (no cache): are the states of ``probes`` SEEDA sentences
+    the same bits encoded alone (one text a call), with ``n`` sentences of each of ``systems``,
+    and with those in reverse order without the first system (other companions and rows)?"""
+    import numpy as np
+
+    from gec_meta.encoders import Encoder
+
+    root = Path(args.data) / "seeda" / "outputs" / "subset"
+    texts = [t for s in systems for t in (root / f"{s}.txt").read_text(encoding="utf-8").splitlines()[:n]]
+    picked = texts[n:n + probes]  # the second system's: in both companies
+
+    def states(batches: list[list[str]]) -> dict[str, bytes]:
+        enc = Encoder(str(model), layer=layer, device=args.device, batch_size=args.batch_size, cache=False,
+                      progress=False)
+        out = {}
+        for batch in batches:
+            for t, e in zip(batch, enc.token_embeddings(batch)):
+                out[t] = np.ascontiguousarray(e.vectors).tobytes()
+        return out
+
+    alone = states([[t] for t in picked])
+    company = states([texts])
+    other = states([texts[n:][::-1]])
+    # the same with the CPU's rule on this device (passes of >= MIN_TOKENS tokens, any row count)
+    import gec_meta.kernels as kernels
+
+    rows_rule = kernels.pass_rows
+    kernels.pass_rows = lambda device, batch_size: None
+    try:
+        cpu_rule = states([[t] for t in picked]), states([texts])
+    finally:
+        kernels.pass_rows = rows_rule
+    return {"encoder_cpu_rule_bitwise": all(cpu_rule[0][t] == cpu_rule[1][t] for t in picked),
+            "encoder_texts": probes, "encoder_company": len(texts), "encoder_other": n * (len(systems) - 1),
+            "encoder_company_bitwise": all(alone[t] == company[t] for t in picked),
+            "encoder_other_company_bitwise": all(alone[t] == other[t] for t in picked)}
 
 
 # --------------------------------------------------------------------------- report
@@ -299,15 +355,16 @@ def render(rows: list[dict], checks: list[dict], info: dict) -> str:
     ]
     for r in rows:
         c, p = r["cold"], r["plain"]
-        parts = c["timing"].get("parts", {})
-        enc = parts.get("encode", 0.0)
-        other = c["statistics_s"] - enc - parts.get("token_matching", 0.0) - parts.get("cache_write", 0.0) \
-            - parts.get("tokenize", 0.0)
+        parts = c["timing"].get("parts", {})  # the whole job's (imports, model loading)
+        inside = c["timing"].get("statistics_parts", parts)  # the statistics stage's
+        enc = inside.get("encode", 0.0)
+        other = c["statistics_s"] - enc - inside.get("token_matching", 0.0) - inside.get("cache_write", 0.0) \
+            - inside.get("tokenize", 0.0)
         lines.append(
             f"| {JOBS[r['job']][0]} | {r['model']} | {p['texts']:,} | {c['wall_s']:.1f} | {r['warm']['wall_s']:.1f} | "
             f"{c['startup_s']:.1f} | {parts.get('neural_imports', 0):.1f} | {parts.get('model_load', 0):.1f} | "
-            f"{c['statistics_s']:.2f} | {other:.2f} | {enc:.2f} | {parts.get('cache_write', 0):.2f} "
-            f"({parts.get('cache_shards', 0):.2f}) | {parts.get('token_matching', 0):.2f} | "
+            f"{c['statistics_s']:.2f} | {other:.2f} | {enc:.2f} | {inside.get('cache_write', 0):.2f} "
+            f"({inside.get('cache_shards', 0):.2f}) | {inside.get('token_matching', 0):.2f} | "
             f"{c['timing']['aggregation_s'] + c['timing']['meta_eval_s']:.1f} | {p['wall_s']:.1f} | "
             f"{p['forward_s']:.2f} | {p['forward_stopped_s']:.2f} | {c['statistics_s'] / p['forward_s']:.1f}x | "
             f"{c['wall_s'] / p['wall_s']:.1f}x |")
@@ -338,10 +395,18 @@ def render(rows: list[dict], checks: list[dict], info: dict) -> str:
         lines += ["", f"**Failed**: {error}"]
     for model, inv in info.get("batch_invariance", {}).items():
         lines.append("")
-        lines.append(f"Batch invariance on the device ({model}): a text's states in a batch of 64 equal-length texts "
+        lines.append(f"Batch invariance on the device ({model}): plain transformers, a text's states in a batch of 64 equal-length texts "
                      f"{'equal' if inv['equal_length_batch_bitwise'] else 'differ from'} its states alone "
                      f"(max diff {inv['equal_length_batch_max_diff']:.1e}); padding moves them by up to "
                      f"{inv['padded_max_diff']:.1e}.")
+        if "encoder_texts" in inv:
+            same = inv["encoder_company_bitwise"] and inv["encoder_other_company_bitwise"]
+            lines.append(f"gec-meta's encoder ({inv['encoder_texts']} SEEDA sentences, each alone, among "
+                         f"{inv['encoder_company']}, and among {inv['encoder_other']} in reverse order): the states {'are the same bits' if same else 'DIFFER'} "
+                         f"(with company: {inv['encoder_company_bitwise']}; other company: "
+                         f"{inv['encoder_other_company_bitwise']}); with the CPU's rule (passes of >= 256 tokens, "
+                         f"any row count) alone and among {inv['encoder_company']} they are "
+                         f"{'the same bits' if inv['encoder_cpu_rule_bitwise'] else 'NOT the same bits'}.")
     return "\n".join(lines) + "\n"
 
 
@@ -443,7 +508,7 @@ def main(argv: list[str] | None = None) -> None:
                 attempt(f"check {job} {label}", lambda: check(label, model, layer, job))
         if info["device"] != "cpu" and not over_budget(f"batch invariance {label}"):
             attempt(f"batch invariance {label}",
-                    lambda: info["batch_invariance"].__setitem__(label, batch_invariance(model, args)))
+                    lambda: info["batch_invariance"].__setitem__(label, batch_invariance(model, args, layer)))
     print(write())
     if info.get("errors"):
         sys.exit(1)

@@ -81,18 +81,50 @@ def cpu_class() -> str:
     return f"{machine}/{_vendor()}/{isa}"
 
 
-def float_kernels(device: str = "cpu") -> str:
+def float_kernels(device: str = "cpu", rows: int | None = None) -> str:
     """The kernels a computation on ``device`` runs with, for cache namespaces and signatures:
     ``cpu=<cpu_class>`` plus every :data:`KERNEL_ENV` variable that is set, e.g.
     ``cpu=x86_64/AuthenticAMD/avx512;ATEN_CPU_CAPABILITY=avx2;...``; a GPU's name for ``cuda``
-    devices (``cuda=NVIDIA H200``), ``mps`` for Apple's."""
+    devices (``cuda=NVIDIA H200``), ``mps`` for Apple's, each followed by ``;rows=N`` when its
+    passes have ``rows`` rows (:func:`pass_rows`: a GPU's kernels depend on the row count)."""
     dev = str(device)
+    shape = "" if rows is None else f";rows={rows}"
     if dev.startswith("cuda"):
         import torch
 
         index = torch.device(dev).index
-        return f"cuda={torch.cuda.get_device_name(index if index is not None else torch.cuda.current_device())}"
+        name = torch.cuda.get_device_name(index if index is not None else torch.cuda.current_device())
+        return f"cuda={name}{shape}"
     if dev.startswith("mps"):
-        return "mps"
+        return f"mps{shape}"
     pins = [f"{k}={os.environ[k]}" for k in KERNEL_ENV if os.environ.get(k)]
     return ";".join([f"cpu={cpu_class()}", *pins])
+
+
+def pass_rows(device: str, batch_size: int) -> int | None:
+    """The row count of every forward pass on ``device``: None on the CPU, ``batch_size`` on a
+    GPU or MPS.
+
+    On the CPU any pass of at least :data:`gec_meta.encoders.batching.MIN_TOKENS` tokens gives a
+    row the same bits (that module's docstring).  On a GPU no such threshold exists: measured on
+    an NVIDIA H200 (torch 2.11 + CUDA 13; float32 BERTs of MiniLM, base and large shape; texts of
+    5-300 tokens), a text's states in a pass of 64 equal-length texts differ by ~1e-6 from its
+    states in passes of 1-128 rows, with no row count above which they agree (base, 12 tokens:
+    equal at 32, 63 and 128 rows, not at 48 or 96: cuBLAS picks its kernels by the matrix shape),
+    while in passes of one shape they are bitwise equal whatever the other texts and the text's
+    row.  So there every pass has exactly ``batch_size`` rows (filled by repeating the batch's
+    texts) and the count is named in the kernels (:func:`float_kernels`): a value is a function
+    of the text, the model, the settings and ``batch_size``, whatever else was computed with it.
+    MPS is treated like a GPU (not measured).
+    """
+    return None if str(device).startswith("cpu") else int(batch_size)
+
+
+def pass_tokens(device: str, batch_size: int, length: int) -> int:
+    """The fewest tokens of a forward pass of texts of ``length`` tokens on ``device``, for
+    :func:`gec_meta.encoders.batching.fill_rows`: ``MIN_TOKENS`` on the CPU, exactly
+    ``batch_size`` rows elsewhere (:func:`pass_rows`)."""
+    from gec_meta.encoders.batching import MIN_TOKENS
+
+    rows = pass_rows(device, batch_size)
+    return MIN_TOKENS if rows is None else rows * max(1, length)

@@ -85,3 +85,22 @@ def test_bench_gpu_runs_on_the_cpu(tmp_path, data_root, jobs, monkeypatch, capsy
         assert check["pair_flips"] == 0 and check["pair_outcomes"] > 0
     text = out.read_text()
     assert "stats / plain fwd" in text and "wall / plain wall" in text
+
+
+def test_wall_split_takes_each_part_out_of_its_own_stage(monkeypatch):
+    # A cold job on a CUDA torch: `encoder.device=auto` imports torch (3 s) while the job is
+    # built, before the statistics stage; transformers (1 s) and the model (2 s) are loaded inside
+    # it.  Start-up 1.5 s, statistics stage 7 s (of which 3 s imports and loading), aggregation
+    # 0.25 s, meta-evaluation 0.25 s: a wall of 1.5 + 3 + 7 + 0.5 = 12 s.  (The first version took
+    # all 4 s of imports out of the 7 s stage and left the 3 s early import in start-up.)
+    monkeypatch.syspath_prepend(str(REPO / "bench"))
+    bench_gpu = importlib.import_module("bench_gpu")
+    timing = {"statistics_s": 7.0, "aggregation_s": 0.25, "meta_eval_s": 0.25,
+              "statistics_parts": {"neural_imports": 1.0, "model_load": 2.0, "encode": 3.0},
+              "parts": {"neural_imports": 4.0, "model_load": 2.0, "encode": 3.0}}
+    split = bench_gpu.split_wall(12.0, timing)
+    assert split["statistics_s"] == pytest.approx(4.0)  # 7 - 1 - 2
+    assert split["startup_s"] == pytest.approx(1.5)  # 12 - 7.5 - 3 (the early torch import)
+    # a timing.json without statistics_parts (written before it existed): every part inside the stage
+    old = {k: v for k, v in timing.items() if k != "statistics_parts"}
+    assert bench_gpu.split_wall(12.0, old) == pytest.approx({"statistics_s": 1.0, "startup_s": 4.5})

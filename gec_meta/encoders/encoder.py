@@ -21,10 +21,12 @@ complete, then move to host memory in one transfer and are written to the cache 
 thread.
 
 Order independence: batches of one exact length are never padded (attention mask all ones) and
-hold at least 256 tokens (:func:`.batching.fill_rows`), so a text's states are a function of the text, the model and the settings only -- bit-identical
-whether it is encoded alone, with any other texts, in any order or after any cache fill
-(:mod:`.batching`; ``tests/test_order_independence.py``).  Padded batches (before signature
-``v=2``) moved states by ~1e-6 with the other texts of a batch.
+hold at least 256 tokens (:func:`.batching.fill_rows`; on a GPU exactly ``batch_size`` texts, a
+setting there, :func:`gec_meta.kernels.pass_rows`), so a text's states are a function of the
+text, the model and the settings only -- bit-identical whether it is encoded alone, with any
+other texts, in any order or after any cache fill (:mod:`.batching`;
+``tests/test_order_independence.py``).  Padded batches (before signature ``v=2``) moved states by
+~1e-6 with the other texts of a batch.
 
 Cache precision: arrays are stored as **float32**, the dtype the CPU forward pass produces,
 so a cached run returns exactly what an uncached run computes (cache hit == miss bitwise) and
@@ -51,7 +53,7 @@ from gec_meta.errors import ConfigError
 from gec_meta.encoders.batching import fill_rows, length_batches, unique
 from gec_meta.encoders.forward import LayerForward, batch_inputs, prefetch
 from gec_meta.encoders.loading import ModelSource, load_pretrained, resolve_model
-from gec_meta.kernels import float_kernels
+from gec_meta.kernels import float_kernels, pass_rows, pass_tokens
 from gec_meta.stopwatch import TIMES, timed
 
 POOLINGS = ("mean", "cls")
@@ -263,7 +265,8 @@ class Encoder:
         return (
             f"encoder(model={self.source.identity},rev={rev},layer={self.layer},"
             f"maxlen={self.max_length},opts={sorted(self.tokenizer_options.items())},{dtype}"
-            f"{_library_versions()},kernels={float_kernels(self.device)},v=2)"  # v=2: unpadded equal-length batches
+            f"{_library_versions()},kernels={float_kernels(self.device, pass_rows(self.device, self.batch_size))},"
+            "v=2)"  # v=2: unpadded equal-length batches
         )
 
     @property
@@ -342,8 +345,11 @@ class Encoder:
         chunk_bytes = 0
         start, cache_before = time.perf_counter(), TIMES["cache_write"]
         with torch.inference_mode():
-            # at least MIN_TOKENS tokens per pass (the batch's texts repeated; the repeats dropped)
-            build = lambda idx: batch_inputs([seqs[i] for i in fill_rows(idx, lengths[idx[0]])])  # noqa: E731
+            # at least MIN_TOKENS tokens per pass, or batch_size rows on a GPU (the batch's texts
+            # repeated; the repeats dropped)
+            fill = lambda idx: fill_rows(  # noqa: E731
+                idx, lengths[idx[0]], pass_tokens(device, self.batch_size, lengths[idx[0]]))
+            build = lambda idx: batch_inputs([seqs[i] for i in fill(idx)])  # noqa: E731
             for idx, (ids, mask) in prefetch(batches, build):
                 states = self._forward(torch.from_numpy(ids).to(device, non_blocking=True),
                                        torch.from_numpy(mask).to(device, non_blocking=True))

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from gec_meta import cache
+from gec_meta import cache, stopwatch
 from gec_meta.cache.claims import fill
 from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import References
@@ -317,7 +318,8 @@ class Result:
         robustness: on a dataset with attack systems, their ranks among all systems and whether
             they fooled the metric (:func:`gec_meta.meta.robustness.assess`), else None.
         timing: seconds per stage (``statistics_s``, ``aggregation_s``, ``meta_eval_s``, and
-            ``robustness_s`` with attacks), or None.
+            ``robustness_s`` with attacks) and ``statistics_parts`` (the seconds of each
+            :mod:`gec_meta.stopwatch` part spent inside the statistics stage), or None.
         config_id: the hash of the resolved Hydra config (``gec-meta-run``), or None.
         scored: the bound metric, statistics and system scores behind the numbers (for
             significance tests); not serialised, None after :meth:`from_json`.
@@ -508,10 +510,11 @@ class Task:
     def run(self) -> Result:
         """Statistics, system scores and their agreement with the human judgments."""
         ds = self.dataset
-        t0 = time.perf_counter()
+        t0, parts_before = time.perf_counter(), Counter(stopwatch.TIMES)
         self.metric.reset_usage()
         metric, stats = self.statistics()
         t1 = time.perf_counter()
+        statistics_parts = {k: round(v, 6) for k, v in (stopwatch.TIMES - parts_before).items()}
         usage = metric.usage()
         scored = Scored(ds, metric, stats, self.aggregation,
                         np.asarray(self.aggregation(metric, stats), dtype=np.float64))
@@ -524,7 +527,10 @@ class Task:
         if self.bootstrap_samples > 0:
             self._add_confidence_intervals(scored, humans["system"])
         t3 = time.perf_counter()
-        robustness, timing = None, {"statistics_s": t1 - t0, "aggregation_s": t2 - t1, "meta_eval_s": t3 - t2}
+        robustness, timing = None, {"statistics_s": t1 - t0, "aggregation_s": t2 - t1, "meta_eval_s": t3 - t2,
+                                    # the parts of gec_meta.stopwatch inside the statistics stage (torch
+                                    # may be imported earlier, to resolve encoder.device=auto)
+                                    "statistics_parts": statistics_parts}
         if ds.attack_systems:  # ranked with the real systems; the correlations above stay theirs alone
             from gec_meta.meta.robustness import sections
 

@@ -10,7 +10,7 @@ import numpy as np
 from gec_meta.cache import KeyValueStore, current_store, text_hash
 from gec_meta.cache.code import computing_code_version
 from gec_meta.devices import resolve_device, to_device
-from gec_meta.kernels import float_kernels
+from gec_meta.kernels import float_kernels, pass_rows
 from gec_meta.encoders.batching import unique
 from gec_meta.models.loading import model_ref, package_version
 
@@ -54,7 +54,7 @@ class CachedModel:
         return (f"{self.kind}|{self.ref.identity}|transformers:{package_version('transformers')}"
                 f"|torch:{package_version('torch')}|max_length:{self.max_length}"
                 + ("" if self.version == "1" else f"|v:{self.version}")
-                + f"|kernels:{float_kernels(self.device)}")
+                + f"|kernels:{float_kernels(self.device, pass_rows(self.device, self.batch_size))}")
 
     @property
     def store_namespace(self) -> str:

@@ -19,6 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from gec_meta.encoders.batching import fill_rows, length_batches
+from gec_meta.kernels import pass_tokens
 from gec_meta.models.cached import CachedModel
 from gec_meta.models.loading import load
 
@@ -73,7 +74,8 @@ class CausalLM(CachedModel):
         # Texts of one token length per batch, unpadded: a text's NLL does not depend on the
         # other texts of its batch (gec_meta.encoders.batching), so batch_size changes no value.
         for batch in length_batches([len(x) for x in ids], self.batch_size):
-            rows = fill_rows(batch, len(ids[batch[0]]))  # >= MIN_TOKENS tokens; the repeats are dropped
+            n = len(ids[batch[0]])
+            rows = fill_rows(batch, n, pass_tokens(self.device, self.batch_size, n))  # >= MIN_TOKENS; repeats dropped
             input_ids = torch.tensor([ids[i] for i in rows], dtype=torch.long, device=self.device)
             with torch.no_grad():
                 logits = model(input_ids=input_ids, attention_mask=torch.ones_like(input_ids)).logits.float()

@@ -17,6 +17,7 @@ from typing import Sequence
 import numpy as np
 
 from gec_meta.encoders.batching import fill_rows, length_batches
+from gec_meta.kernels import pass_tokens
 from gec_meta.models.cached import CachedModel
 from gec_meta.models.loading import load
 
@@ -53,7 +54,8 @@ class _Base(CachedModel):
         enc = tok(first, second, truncation=True, max_length=self.max_length)
         names = [k for k in ("input_ids", "token_type_ids", "attention_mask") if k in enc]
         for batch in length_batches([len(x) for x in enc["input_ids"]], self.batch_size):
-            rows = fill_rows(batch, len(enc["input_ids"][batch[0]]))  # >= MIN_TOKENS tokens (repeats)
+            n = len(enc["input_ids"][batch[0]])
+            rows = fill_rows(batch, n, pass_tokens(self.device, self.batch_size, n))  # >= MIN_TOKENS tokens (repeats)
             yield batch, {k: torch.tensor([enc[k][i] for i in rows], dtype=torch.long, device=self.device)
                           for k in names}
 

@@ -27,7 +27,7 @@ from gec_meta.encoders.encoder import _library_versions
 from gec_meta.encoders.loading import load_pretrained, resolve_model
 from gec_meta.devices import resolve_device
 from gec_meta.errors import ConfigError
-from gec_meta.kernels import float_kernels
+from gec_meta.kernels import float_kernels, pass_rows, pass_tokens
 from gec_meta.metrics.neural.pair import PairScoreMetric
 
 
@@ -67,7 +67,7 @@ class BARTScoreScorer:
     def signature(self) -> str:
         rev = "local" if self.source.local else (self.revision or "default")
         return (f"bartscore(model={self.source.identity},rev={rev},maxlen={self.max_length},{_library_versions()},"
-                f"kernels={float_kernels(self.device)},v=2)")  # v=2: unpadded
+                f"kernels={float_kernels(self.device, pass_rows(self.device, self.batch_size))},v=2)")  # v=2: unpadded
 
     @property
     def store(self) -> KeyValueStore:
@@ -117,7 +117,8 @@ class BARTScoreScorer:
         # does not depend on the other pairs of its batch (gec_meta.encoders.batching).
         with torch.inference_mode():
             for idx in length_batches([(len(src[i]), len(tgt[i])) for i in range(len(pairs))], self.batch_size):
-                rows = fill_rows(idx, min(len(src[idx[0]]), len(tgt[idx[0]])))  # >= MIN_TOKENS (repeats)
+                n = min(len(src[idx[0]]), len(tgt[idx[0]]))
+                rows = fill_rows(idx, n, pass_tokens(self.device, self.batch_size, n))  # >= MIN_TOKENS (repeats)
                 input_ids = torch.tensor([src[i] for i in rows], dtype=torch.long, device=self.device)
                 labels = torch.tensor([tgt[i] for i in rows], dtype=torch.long, device=self.device)
                 out = model(input_ids=input_ids, attention_mask=torch.ones_like(input_ids), labels=labels)
