@@ -292,7 +292,8 @@ def batch_invariance(model: Path, args, layer: int = 1) -> dict:
             **encoder_order(model, args, layer)}
 
 
-def encoder_order(model: Path, args, layer: int, systems=("INPUT", "BART", "GPT-3.5"), n: int = 60, probes: int = 24) -> dict:
+def encoder_order(model: Path, args, layer: int, systems=("INPUT", "BART", "GPT-3.5"), n: int = 400,
+                  probes: int = 48) -> dict:
     """gec-meta's encoder on the device (no cache): are the states of ``probes`` SEEDA sentences
     the same bits encoded alone (one text a call), with ``n`` sentences of each of ``systems``,
     and with those in reverse order without the first system (other companions and rows)?"""
@@ -301,8 +302,10 @@ def encoder_order(model: Path, args, layer: int, systems=("INPUT", "BART", "GPT-
     from gec_meta.encoders import Encoder
 
     root = Path(args.data) / "seeda" / "outputs" / "subset"
-    texts = [t for s in systems for t in (root / f"{s}.txt").read_text(encoding="utf-8").splitlines()[:n]]
-    picked = texts[n:n + probes]  # the second system's: in both companies
+    per_system = [(root / f"{s}.txt").read_text(encoding="utf-8").splitlines()[:n] for s in systems]
+    texts = [t for lines in per_system for t in lines]
+    rest = [t for lines in per_system[1:] for t in lines]
+    picked = per_system[1][:probes]  # the second system's: in both companies
 
     def states(batches: list[list[str]]) -> dict[str, bytes]:
         enc = Encoder(str(model), layer=layer, device=args.device, batch_size=args.batch_size, cache=False,
@@ -315,7 +318,7 @@ def encoder_order(model: Path, args, layer: int, systems=("INPUT", "BART", "GPT-
 
     alone = states([[t] for t in picked])
     company = states([texts])
-    other = states([texts[n:][::-1]])
+    other = states([rest[::-1]])
     # the same with the CPU's rule on this device (passes of >= MIN_TOKENS tokens, any row count)
     import gec_meta.kernels as kernels
 
@@ -326,7 +329,7 @@ def encoder_order(model: Path, args, layer: int, systems=("INPUT", "BART", "GPT-
     finally:
         kernels.pass_rows = rows_rule
     return {"encoder_cpu_rule_bitwise": all(cpu_rule[0][t] == cpu_rule[1][t] for t in picked),
-            "encoder_texts": probes, "encoder_company": len(texts), "encoder_other": n * (len(systems) - 1),
+            "encoder_texts": probes, "encoder_company": len(texts), "encoder_other": len(rest),
             "encoder_company_bitwise": all(alone[t] == company[t] for t in picked),
             "encoder_other_company_bitwise": all(alone[t] == other[t] for t in picked)}
 

@@ -4,8 +4,9 @@
 # wheels (.whl/, from bench/gpu_prepare.sh) and gec-meta itself into /tmp/site, then runs
 # bench/bench_gpu.py for bert-base and bert-large shapes (random weights, MiniLM tokenizer),
 # PT-M2 (sentence) on GJG15 and BERTScore on SEEDA, cold, warm, against a plain forward pass,
-# plus the device-vs-CPU check.  Writes the table, the measurements and the logs to $OUT (or
-# /tmp/gpu-bench-out) and prints the table last.  Run from the repository root:
+# plus the device-vs-CPU check, then bench/gpu_batch_shapes.py (BATCH_SHAPES=0 skips it).  Writes
+# the table, the measurements and the logs to $OUT (or /tmp/gpu-bench-out) and prints the table
+# last (on an H200: ~6 min for both shapes, ~2.5 min for SHAPES=base).  Run from the repository root:
 #   bash bench/gpu_device.sh [extra bench_gpu.py options, e.g. --limit 60]
 # (SHAPES="tiny" BUDGET_S=... PY=... SITE=... change the shapes, time budget, interpreter, install folder)
 set -uo pipefail
@@ -38,6 +39,11 @@ for s in ${SHAPES:-base large}; do shapes+=(--random-init "$s"); done
     --out "$OUT/RESULTS_GPU.md" --json "$OUT/bench_gpu.json" "$@" > /dev/null 2> "$OUT/bench_gpu.log"
 status=$?
 tail -n 25 "$OUT/bench_gpu.log"
+# which pass shapes give a text the same bits on this device (plain transformers; seconds on a GPU)
+if [ "${BATCH_SHAPES:-1}" != 0 ]; then
+    "$PY" bench/gpu_batch_shapes.py --json "$OUT/batch_shapes.json" > "$OUT/batch_shapes.log" 2>&1 \
+        || echo "bench/gpu_batch_shapes.py failed (see $OUT/batch_shapes.log)"
+fi
 echo "total: $(( $(date +%s) - start )) s, bench exit status $status"
 echo
 cat "$OUT/RESULTS_GPU.md" 2>/dev/null || echo "no table written"

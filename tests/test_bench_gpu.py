@@ -104,3 +104,25 @@ def test_wall_split_takes_each_part_out_of_its_own_stage(monkeypatch):
     # a timing.json without statistics_parts (written before it existed): every part inside the stage
     old = {k: v for k, v in timing.items() if k != "statistics_parts"}
     assert bench_gpu.split_wall(12.0, old) == pytest.approx({"statistics_s": 1.0, "startup_s": 4.5})
+
+
+@pytest.mark.parametrize("gpu_rule", [False, True])
+def test_encoder_order_check_finds_the_same_bits_on_the_cpu(tmp_path, data_root, monkeypatch, gpu_rule):
+    # The device check of `make bench-gpu` (bench_gpu.encoder_order) on the CPU, with the CPU's rule
+    # (passes of >= 256 tokens) and with a GPU's (passes of exactly batch_size rows, patched in):
+    # either way a text's states are the same bits alone and in any company here.
+    import types
+
+    import gec_meta.kernels as kernels
+    from gec_meta.encoders.testing import tiny_bert
+
+    monkeypatch.syspath_prepend(str(REPO / "bench"))
+    bench_gpu = importlib.import_module("bench_gpu")
+    if gpu_rule:
+        monkeypatch.setattr(kernels, "pass_rows", lambda device, batch_size: int(batch_size))
+    folder = tiny_bert(tmp_path / "bert", layers=2)
+    args = types.SimpleNamespace(device="cpu", data=str(data_root), batch_size=8)
+    got = bench_gpu.encoder_order(folder, args, layer=2, n=30, probes=10)
+    assert (got["encoder_texts"], got["encoder_company"], got["encoder_other"]) == (10, 90, 60)
+    assert got["encoder_company_bitwise"] and got["encoder_other_company_bitwise"] and got["encoder_cpu_rule_bitwise"]
+    assert kernels.pass_rows("cpu", 8) == (8 if gpu_rule else None)  # the check put the rule back
