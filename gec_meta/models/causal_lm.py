@@ -30,7 +30,8 @@ class CausalLM(CachedModel):
     Args:
         model: hub id, local folder, .gguf file or ``pkg://...`` (:mod:`.loading`).
         batch_size: most sentences per forward pass (sentences of one token length share a
-            batch, unpadded, so it changes no value and is not in :attr:`identity`).
+            batch, unpadded, so on the CPU it changes no value and is not in :attr:`identity`;
+            a GPU's passes have exactly this many rows, named with its kernels).
         max_length: LM tokens kept per sentence (BOS included); longer ones are truncated.
         config_key: the config key named in errors (``metric.model``).
         use_cache: keep results on disk (``$GEC_META_CACHE``).
@@ -72,7 +73,8 @@ class CausalLM(CachedModel):
         ids = [[bos] + tok(t, add_special_tokens=False)["input_ids"][: self.max_length - 1] for t in texts]
         out: list[tuple[float, int]] = [(0.0, 0)] * len(texts)
         # Texts of one token length per batch, unpadded: a text's NLL does not depend on the
-        # other texts of its batch (gec_meta.encoders.batching), so batch_size changes no value.
+        # other texts of its batch (gec_meta.encoders.batching); on the CPU batch_size changes no
+        # value, on a GPU every pass has batch_size rows (gec_meta.kernels.pass_rows).
         for batch in length_batches([len(x) for x in ids], self.batch_size):
             n = len(ids[batch[0]])
             rows = fill_rows(batch, n, pass_tokens(self.device, self.batch_size, n))  # >= MIN_TOKENS; repeats dropped

@@ -39,7 +39,8 @@ class BARTScoreScorer:
             e.g. ``facebook/bart-base`` (PT-M2's BART scorer).
         revision: hub revision.
         max_length: tokens per side (bart_score's default 1024).
-        batch_size: most pairs per forward pass (changes no value: not in the signature).
+        batch_size: most pairs per forward pass (changes no value on the CPU: not in the signature
+            there; a GPU's passes have exactly this many rows, named with its kernels).
         device: ``auto`` (CUDA, then MPS, then CPU), ``cpu``, ``cuda``, ``cuda:N`` or ``mps``
             (:func:`gec_meta.devices.resolve_device`); its float kernels
             (:func:`gec_meta.kernels.float_kernels`) are part of the signature's cache namespace.

@@ -49,7 +49,8 @@ class IMPARA(Metric):
     model_qe: str = "gotutiyan/IMPARA-QE"
     model_se: str = "bert-base-cased"
     threshold: float = DEFAULT_THRESHOLD
-    # texts of one token length per forward pass, unpadded: changes no value, so in no signature
+    # texts of one token length per forward pass, unpadded: changes no value on the CPU, so in no
+    # signature there (a GPU's passes have exactly batch_size rows, named: gec_meta.kernels.pass_rows)
     batch_size: int = field(default=32, repr=False, metadata=valid(integer(1, hi=MAX_BATCH_SIZE)))
     max_length: int = 128
     models_: tuple | None = field(default=None, repr=False, compare=False)

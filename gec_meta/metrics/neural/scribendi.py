@@ -118,7 +118,8 @@ class Scribendi(Metric):
 
     model: str = "gpt2"
     threshold: float = DEFAULT_THRESHOLD
-    # texts of one token length per forward pass, unpadded: changes no value, so in no signature
+    # texts of one token length per forward pass, unpadded: changes no value on the CPU, so in no
+    # signature there (a GPU's passes have exactly batch_size rows, named: gec_meta.kernels.pass_rows)
     batch_size: int = field(default=16, repr=False, metadata=valid(integer(1, hi=MAX_BATCH_SIZE)))
     max_length: int = 512
     lm: object = field(default=None, repr=False, compare=False)

@@ -54,7 +54,8 @@ class SOME(Metric):
     weight_g: float = 0.55
     weight_f: float = 0.43
     weight_m: float = 0.02
-    # texts of one token length per forward pass, unpadded: changes no value, so in no signature
+    # texts of one token length per forward pass, unpadded: changes no value on the CPU, so in no
+    # signature there (a GPU's passes have exactly batch_size rows, named: gec_meta.kernels.pass_rows)
     batch_size: int = field(default=32, repr=False, metadata=valid(integer(1, hi=MAX_BATCH_SIZE)))
     max_length: int = 128
     regressors: tuple | None = field(default=None, repr=False, compare=False)
