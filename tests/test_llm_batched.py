@@ -195,3 +195,21 @@ def test_answers_come_back_in_request_order_with_token_counts(tiny_llama, single
     expected = sum(len(tok.apply_chat_template(chat.messages(p), add_generation_prompt=True, tokenize=True,
                                                return_dict=True)["input_ids"]) for p, _ in items)
     assert chat.stats.prompt_tokens == expected and chat.stats.calls == len(items)
+
+
+def test_exact_answers_on_a_gpu_take_no_prefix_from_another_prompt(tiny_llama, single, monkeypatch):
+    # On a GPU a row's bits depend on the pass's shape (gec_meta.kernels.pass_rows, measured on an
+    # H200), so the instructions' key/value cache of the first prompt would give later prompts
+    # that prompt's last bits: exact answers there keep no prefix.  The GPU's rule is applied to
+    # the CPU here (pass_rows patched); answers stay those of each prompt alone.
+    import gec_meta.llm.local as local
+
+    items, answers = single
+    monkeypatch.setattr(local, "pass_rows", lambda device, batch_size: int(batch_size))
+    chat = backend(tiny_llama, 1, reuse_prefix=True)
+    got = ask(chat, items)
+    assert chat._prefix is None
+    assert [(a.text, a.probabilities) for a in got] == [(a.text, a.probabilities) for a in answers]
+    batched = backend(tiny_llama, 3, reuse_prefix=True)  # batched answers are not exact: they may keep it
+    ask(batched, items)
+    assert batched._prefix is not None

@@ -8,7 +8,10 @@ key/value cache of the instructions it shares with an earlier prompt is taken fr
 (``reuse_prefix``) only where both passes hold at least
 :data:`gec_meta.encoders.batching.MIN_TOKENS` tokens: a row's values are then the same bits in
 every pass (measured for the encoders, :mod:`gec_meta.encoders.batching`), so the reused part
-equals what the prompt's own single pass computes.  ``batch_size > 1`` runs prompts together,
+equals what the prompt's own single pass computes.  On a GPU no such rule holds (a row's bits
+depend on the pass's shape: :func:`gec_meta.kernels.pass_rows`), so there exact answers never
+reuse a prefix: the instructions' values would be those of whichever prompt the process
+answered first.  ``batch_size > 1`` runs prompts together,
 left-padded -- more throughput on a GPU, but an answer's probabilities then depend on its
 companions in the last float bits (a near-tie can flip), so such answers are cached under their
 own identity, never mixed with the exact ones.
@@ -24,7 +27,7 @@ from typing import Iterator, Sequence
 from gec_meta.encoders.batching import MIN_TOKENS
 from gec_meta.fields import check_fields, integer, valid
 from gec_meta.devices import resolve_device, to_device
-from gec_meta.kernels import float_kernels
+from gec_meta.kernels import float_kernels, pass_rows
 from gec_meta.edits.affixes import common_prefix_length
 from gec_meta.llm.backends import (Answer, ChatBackend, Decoding, LLMBackendError, Made, Messages,
                                    integer_object_schema)
@@ -69,7 +72,8 @@ class TransformersChat(ChatBackend):
             with the first prompt (or batch) of the process (the chat header and the
             instructions, ~30% of a prompt) instead of recomputing them, where both passes hold
             at least ``MIN_TOKENS`` tokens (module docstring): the same bits either way
-            (``tests/test_llm_batched.py``, ``tests/test_llm_http.py``).
+            (``tests/test_llm_batched.py``, ``tests/test_llm_http.py``).  Exact answers on a GPU
+            never reuse it (module docstring).
         model_obj, tokenizer_obj: already built objects (tests); ``model`` then only names them
             and nothing is cached on disk.
     """
@@ -223,12 +227,13 @@ class TransformersChat(ChatBackend):
 
     def _store_prefix(self, ids: list[int], past, computed: int) -> None:
         """Keep the key/value cache of these tokens (the first prompt or batch of the process).
-        Exact answers (``batch_size`` 1) keep it only if the pass that made it held at least
-        ``MIN_TOKENS`` tokens (``computed``; module docstring): a shorter pass's values may differ
-        in the last bits from a longer one's.  Batched answers are not exact anyway and keep any."""
+        Exact answers (``batch_size`` 1) keep it only on the CPU and only if the pass that made it
+        held at least ``MIN_TOKENS`` tokens (``computed``; module docstring): a shorter pass's
+        values may differ in the last bits from a longer one's, and on a GPU any other pass's may.
+        Batched answers are not exact anyway and keep any."""
         import copy
 
-        if self.batch_size == 1 and computed < MIN_TOKENS:
+        if self.batch_size == 1 and (computed < MIN_TOKENS or pass_rows(self.device, 1) is not None):
             return
         cache = copy.deepcopy(past)
         _crop(cache, len(ids))
