@@ -10,7 +10,10 @@ is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
+import threading
 
 from gec_meta.errors import GecMetaError
 
@@ -149,6 +152,7 @@ def interrupted(what: str, kept: str = "", cache: bool = True) -> int:
         kept: what else is kept (e.g. a sweep's finished jobs).
         cache: the command fills the cache (statistics, LLM answers), which keeps what finished.
     """
+    ctrl_c_taken()
     parts = [f"{PROG}: interrupted: {what} stopped (Ctrl-C)"]
     if cache:
         parts.append("the statistics and LLM answers finished so far are kept in the cache, so running it again "
@@ -157,6 +161,62 @@ def interrupted(what: str, kept: str = "", cache: bool = True) -> int:
         parts.append(kept)
     print("; ".join(parts), file=sys.stderr)
     return EXIT_INTERRUPTED
+
+
+class _CtrlC:
+    """A SIGINT handler that raises ``KeyboardInterrupt`` as Python's does and raises it again
+    each second until a command's ``except KeyboardInterrupt`` takes it (:func:`ctrl_c_taken`;
+    a command stops within ~0.6 s of a Ctrl-C, worker processes included, so a repeat only
+    fires where the first was lost -- or acts as a second Ctrl-C, which every command takes).
+
+    Python's own handler raises the exception at whatever bytecode runs when the signal arrives;
+    when that is a callback whose exceptions Python only prints (the import system's module-lock
+    callback, a weakref callback, ``__del__``), the exception is lost ("Exception ignored in:
+    ... KeyboardInterrupt") and the command runs on to its end with status 0, as if Ctrl-C had
+    never been pressed (seen in ``tests/test_interrupt.py`` when the signal fell on an import).
+    """
+
+    def __init__(self) -> None:
+        self.pending = False
+
+    def __call__(self, signum, frame) -> None:
+        self.pending = True
+        timer = threading.Timer(1.0, self._again)
+        timer.daemon = True
+        timer.start()
+        raise KeyboardInterrupt
+
+    def _again(self) -> None:
+        if self.pending:
+            import _thread
+
+            _thread.interrupt_main(signal.SIGINT)  # runs __call__ in the main thread again
+
+
+_CTRL_C = _CtrlC()
+
+
+@contextlib.contextmanager
+def reliable_ctrl_c():
+    """Within the block, Ctrl-C reaches the command's ``except KeyboardInterrupt`` even when the
+    signal falls on code that drops exceptions (:class:`_CtrlC`); Python's handler is back
+    after it.  Only in the main thread and over Python's own handler (a host that installed its
+    own, e.g. a test runner, keeps it)."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    signal.signal(signal.SIGINT, _CTRL_C)
+    try:
+        yield
+    finally:
+        _CTRL_C.pending = False
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def ctrl_c_taken() -> None:
+    """The command has taken the ``KeyboardInterrupt``: no more repeats (:class:`_CtrlC`)."""
+    _CTRL_C.pending = False
 
 
 def install_warning_format() -> None:

@@ -281,6 +281,12 @@ def main() -> None:
     cli_errors.install_warning_format()
     _TRACEBACKS = os.environ.get("HYDRA_FULL_ERROR") == "1"
     os.environ["HYDRA_FULL_ERROR"] = "1"
+    with cli_errors.reliable_ctrl_c():  # a Ctrl-C that falls on an import's callback is not lost
+        _main(chosen)
+
+
+def _main(chosen) -> None:
+    """:func:`main` after its set-up: the job or sweep, a Ctrl-C's line, a user error's line."""
     try:
         # Group options are names, not paths (hydra/job_logging=../x would be configured before any job runs).
         check_override_options([a for a in sys.argv[1:] if "=" in a and not a.startswith("-")])
