@@ -132,6 +132,13 @@ def gecmeta_run(job: str, model: Path, layer: int, args, cache: Path, tag: str) 
     return res
 
 
+def stage_parts(timing: dict) -> tuple[dict, dict]:
+    """The stopwatch parts of a job's ``timing.json``: the whole job's and its statistics
+    stage's (a timing.json from before ``statistics_parts`` existed: all inside the stage)."""
+    parts = timing.get("parts", {})
+    return parts, timing.get("statistics_parts", parts)
+
+
 def split_wall(wall: float, timing: dict) -> dict:
     """``statistics_s`` (the statistics stage without torch/transformers imports and model
     loading) and ``startup_s`` (everything before the job's stages and outside its parts) of one
@@ -142,8 +149,7 @@ def split_wall(wall: float, timing: dict) -> dict:
     inside the statistics stage; ``parts``: the whole job's): start-up, neural imports, model
     loading, statistics, aggregation and meta-evaluation add up to ``wall``.
     """
-    parts = timing.get("parts", {})
-    inside = timing.get("statistics_parts", parts)
+    parts, inside = stage_parts(timing)
     loading = ("model_load", "neural_imports")
     stages = timing["statistics_s"] + timing["aggregation_s"] + timing["meta_eval_s"]
     return {"statistics_s": timing["statistics_s"] - sum(inside.get(k, 0.0) for k in loading),
@@ -360,8 +366,7 @@ def render(rows: list[dict], checks: list[dict], info: dict) -> str:
     ]
     for r in rows:
         c, p = r["cold"], r["plain"]
-        parts = c["timing"].get("parts", {})  # the whole job's (imports, model loading)
-        inside = c["timing"].get("statistics_parts", parts)  # the statistics stage's
+        parts, inside = stage_parts(c["timing"])  # the whole job's (imports, loading); the stage's
         enc = inside.get("encode", 0.0)
         other = c["statistics_s"] - enc - inside.get("token_matching", 0.0) - inside.get("cache_write", 0.0) \
             - inside.get("tokenize", 0.0)

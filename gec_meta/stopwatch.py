@@ -32,3 +32,10 @@ def timed(part: str):
         yield
     finally:
         TIMES[part] += time.perf_counter() - start
+
+
+def since(before: Counter) -> dict[str, float]:
+    """The seconds of each part spent since ``before`` (a copy of :data:`TIMES`), to the
+    microsecond: a job's ``parts`` and its statistics stage's ``statistics_parts`` in
+    ``timing.json``."""
+    return {k: round(v, 6) for k, v in (TIMES - before).items()}

@@ -247,7 +247,7 @@ def run_job(cfg: DictConfig) -> dict:
     # runs of the same config are byte-identical.
     timing = dict(result.timing)
     timing["cache"] = dict(gm_cache.COUNTERS - cache_before)  # this job's hits/misses (bench/bench_sweep.py)
-    timing["parts"] = {k: round(v, 6) for k, v in (gm_stopwatch.TIMES - times_before).items()}  # bench/bench_gpu.py
+    timing["parts"] = gm_stopwatch.since(times_before)  # bench/bench_gpu.py
     payload = result.to_json(timing=False)
     files = {
         "timing.json": json.dumps(timing, indent=1) + "\n",

@@ -514,7 +514,7 @@ class Task:
         self.metric.reset_usage()
         metric, stats = self.statistics()
         t1 = time.perf_counter()
-        statistics_parts = {k: round(v, 6) for k, v in (stopwatch.TIMES - parts_before).items()}
+        statistics_parts = stopwatch.since(parts_before)
         usage = metric.usage()
         scored = Scored(ds, metric, stats, self.aggregation,
                         np.asarray(self.aggregation(metric, stats), dtype=np.float64))
