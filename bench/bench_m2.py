@@ -33,7 +33,7 @@ from gec_meta.data.m2 import GoldEdit, read_m2  # noqa: E402
 from gec_meta.metrics.edit.m2 import M2  # noqa: E402
 from gec_meta.parallel import available_cores  # noqa: E402
 from gec_meta.edits.m2scorer import (  # noqa: E402
-    BoundedLattice, Lattice, _lattice_edges, build_lattice, make_lattice, path_edits,
+    BoundedLattice, Lattice, build_lattice, make_lattice, path_edits,
     score_annotator,
 )
 

@@ -12,7 +12,6 @@ warm < 30 s; PT-ERRANT SEEDA base >= 5x faster than gec-metrics' ~8 min cold.
 
 from __future__ import annotations
 
-import argparse
 import os
 import resource
 import sys

@@ -16,7 +16,6 @@ and prints a Markdown summary (appended to ``bench/RESULTS.md`` with ``--write``
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import shutil

@@ -17,7 +17,6 @@ cannot get more of it.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import resource

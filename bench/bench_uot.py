@@ -16,7 +16,6 @@ transport problems and of encoder forward passes, and a JSON line for bench/RESU
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import resource

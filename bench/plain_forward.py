@@ -16,7 +16,6 @@ import time
 
 START = time.perf_counter()
 
-import argparse  # noqa: E402
 import json  # noqa: E402
 
 

@@ -11,7 +11,6 @@ evaluators (``llm_s``, ``llm_e``: a chat LLM) are composed and instantiated but 
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import shutil
 import json

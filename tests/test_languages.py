@@ -9,7 +9,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from gec_meta.errors import ConfigError, GecMetaError
+from gec_meta.errors import ConfigError
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,6 @@ import pytest
 
 from gec_meta.errors import ConfigError
 from gec_meta.llm.parsing import answer_schema
-from gec_meta.metrics.llm import LLMSentence
 
 SOURCES = ["he go to school .", "she like apples ."]
 HYPS = [["he goes to school .", "she likes apples ."], ["he went to school .", "she like apples ."],

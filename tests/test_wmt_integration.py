@@ -17,7 +17,7 @@ import pytest
 
 from gec_meta.data.datasets import load_gmeg_wiki, load_seeda
 from gec_meta.data.judgments import rank_matrix
-from gec_meta.meta.aggregation import Average, Default, TrueSkillAggregation
+from gec_meta.meta.aggregation import Average, Default
 from gec_meta.meta.task import Task, calibrate_epsilon
 from gec_meta.meta.ties import tie_calibrated_accuracy
 from gec_meta.meta.wmt_stats import aspect_of, sentence_groups

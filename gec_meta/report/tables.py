@@ -8,7 +8,6 @@ page of the folder instead (:mod:`gec_meta.report.html`).
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path

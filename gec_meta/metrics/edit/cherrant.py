@@ -18,7 +18,6 @@ reproduces (tests/test_cherrant.py checks them against the official scripts' out
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Sequence
 
 import numpy as np
