@@ -360,28 +360,30 @@ def render(rows: list[dict], checks: list[dict], info: dict) -> str:
         "whole process.",
         "",
         "| job | model | texts | gec-meta cold wall | warm wall | start-up | neural imports | model load | "
-        "statistics | edit matching etc. | encoder | cache writes (bg) | token matching | meta-eval | "
+        "statistics | edit matching | other | encoder | cache writes (bg) | token matching | meta-eval | "
         "plain wall | plain fwd | plain fwd @layer | stats / plain fwd | wall / plain wall |",
-        "|" + "---|" * 19,
+        "|" + "---|" * 20,
     ]
     for r in rows:
         c, p = r["cold"], r["plain"]
         parts, inside = stage_parts(c["timing"])  # the whole job's (imports, loading); the stage's
-        enc = inside.get("encode", 0.0)
-        other = c["statistics_s"] - enc - inside.get("token_matching", 0.0) - inside.get("cache_write", 0.0) \
-            - inside.get("tokenize", 0.0)
+        enc, matching = inside.get("encode", 0.0), inside.get("edit_matching", 0.0)
+        other = c["statistics_s"] - matching - enc - inside.get("token_matching", 0.0) \
+            - inside.get("cache_write", 0.0) - inside.get("tokenize", 0.0)
         lines.append(
             f"| {JOBS[r['job']][0]} | {r['model']} | {p['texts']:,} | {c['wall_s']:.1f} | {r['warm']['wall_s']:.1f} | "
             f"{c['startup_s']:.1f} | {parts.get('neural_imports', 0):.1f} | {parts.get('model_load', 0):.1f} | "
-            f"{c['statistics_s']:.2f} | {other:.2f} | {enc:.2f} | {inside.get('cache_write', 0):.2f} "
+            f"{c['statistics_s']:.2f} | {matching:.2f} | {other:.2f} | {enc:.2f} | {inside.get('cache_write', 0):.2f} "
             f"({inside.get('cache_shards', 0):.2f}) | {inside.get('token_matching', 0):.2f} | "
             f"{c['timing']['aggregation_s'] + c['timing']['meta_eval_s']:.1f} | {p['wall_s']:.1f} | "
             f"{p['forward_s']:.2f} | {p['forward_stopped_s']:.2f} | {c['statistics_s'] / p['forward_s']:.1f}x | "
             f"{c['wall_s'] / p['wall_s']:.1f}x |")
     lines += [
         "",
-        "*edit matching etc.* = statistics minus encoder, tokenising, token matching and cache writes (M2 "
-        "matching for PT-M2, deduplication, Python glue); *cache writes (bg)* = the time the encoder waited for "
+        "*edit matching* = the edit metrics' matching of hypothesis and reference edits (M2's lattices for "
+        "PT-M2, in the job's worker processes; 0 for BERTScore); *other* = statistics minus edit matching, "
+        "encoder, tokenising, token matching and cache writes (deduplication, the PT weights' Python glue); "
+        "*cache writes (bg)* = the time the encoder waited for "
         "the cache (in brackets: checksumming and writing shards, mostly in a background thread meanwhile).",
         "",
         "## Results on the device vs `encoder.device=cpu`",

@@ -419,3 +419,16 @@ def test_gmeg_slowest_sentence_under_a_second():
         t = time.perf_counter()
         m2_sentence(source, hyp, gold)
         assert time.perf_counter() - t < 1.0, name
+
+
+def test_edit_matching_is_timed_as_a_part_of_its_own():
+    """An edit metric's matching of hypothesis and gold edits is a stopwatch part of its own
+    (``edit_matching`` in timing.json's ``statistics_parts``), which ``bench/bench_gpu.py`` reports
+    apart from PT-M2's weights and their glue."""
+    from collections import Counter
+
+    from gec_meta import stopwatch
+
+    before = Counter(stopwatch.TIMES)
+    assert stats1("cat sat .", "The cat sat .", [G(0, 0, "The")]) == (1, 0, 0)
+    assert stopwatch.since(before).get("edit_matching", 0) > 0

@@ -44,6 +44,7 @@ from gec_meta.edits.edit import Edit, EditKey  # noqa: F401  (the package's one 
 from gec_meta.fields import positive, valid
 from gec_meta.errors import ConfigError
 from gec_meta.metrics.base import ANY_LANGUAGE, Metric, f_beta
+from gec_meta.stopwatch import timed
 from gec_meta.metrics.uses_edits import UsesEdits
 
 LEVELS = ("corpus", "sentence")
@@ -358,7 +359,8 @@ class EditMetric(PRFMetric, abc.ABC):
         return out
 
     def statistics(self, sources, hypotheses, references) -> np.ndarray:
-        matches = self.match(sources, hypotheses, references)
+        with timed("edit_matching"):  # timing.json's part: the rest (e.g. PT weights) shows apart
+            matches = self.match(sources, hypotheses, references)
         return self.edit_stats(sources, hypotheses, references, matches)
 
 
