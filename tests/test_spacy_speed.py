@@ -350,22 +350,23 @@ def test_rowwise_means_row_wise_layers_joined_by_chain_or_concatenate():
 
 def test_entry_point_index_holds_the_same_entry_points_in_the_same_order():
     """catalogue's registries look up the same entry points, in the same order, after
-    :func:`index_entry_points` (its dict form), and a registry lookup still resolves."""
-    code = (
-        "import importlib.metadata as md\n"
-        "import catalogue\n"
-        "from gec_meta.edits.spacy_speed import index_entry_points\n"
-        "everything = md.entry_points()\n"
-        "before = {g: [(e.name, e.value) for e in everything.select(group=g)] for g in everything.groups}\n"
-        "index_entry_points()\n"
-        "index = catalogue.AVAILABLE_ENTRY_POINTS\n"
-        "assert isinstance(index, dict) and sorted(index) == sorted(before)\n"
-        "assert {g: [(e.name, e.value) for e in eps] for g, eps in index.items()} == before\n"
-        "index_entry_points()\n"  # once: the dict is kept as it is
-        "assert catalogue.AVAILABLE_ENTRY_POINTS is index\n"
-        "registry = catalogue.create('gec_meta_test', 'things', entry_points=True)\n"
-        "assert registry._get_entry_points() == []\n"
-        "import spacy\n"  # an architecture that spacy-legacy registers through an entry point
-        "assert callable(spacy.registry.architectures.get('spacy-legacy.Tok2Vec.v1'))\n"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)
+    :func:`index_entry_points` (its dict form), and an entry-point lookup still resolves.  In this
+    process: the index is what every gec-meta process that parses uses (``load_annotator``)."""
+    import importlib.metadata as md
+
+    import catalogue
+    import spacy
+
+    everything = md.entry_points()
+    before = {g: [(e.name, e.value) for e in everything.select(group=g)] for g in everything.groups}
+    spacy_speed.index_entry_points()
+    index = catalogue.AVAILABLE_ENTRY_POINTS
+    assert isinstance(index, dict) and sorted(index) == sorted(before)
+    assert {g: [(e.name, e.value) for e in eps] for g, eps in index.items()} == before
+    spacy_speed.index_entry_points()  # once: the dict is kept as it is
+    assert catalogue.AVAILABLE_ENTRY_POINTS is index
+    # spacy-legacy registers its architectures through entry points: found by group, in order
+    architectures = spacy.registry.architectures
+    assert [e.name for e in architectures._get_entry_points()] == [
+        name for name, _ in before[architectures.entry_point_namespace]]
+    assert callable(architectures.get("spacy-legacy.Tok2Vec.v1"))
