@@ -380,8 +380,8 @@ def render(rows: list[dict], checks: list[dict], info: dict) -> str:
             f"{c['wall_s'] / p['wall_s']:.1f}x |")
     lines += [
         "",
-        "*edit matching* = the edit metrics' matching of hypothesis and reference edits (M2's lattices for "
-        "PT-M2, in the job's worker processes; 0 for BERTScore); *other* = statistics minus edit matching, "
+        "*edit matching* = the edit metrics' edits and their matching (M2's lattices for PT-M2, in the job's "
+        "worker processes; 0 for BERTScore); *other* = statistics minus edit matching, "
         "encoder, tokenising, token matching and cache writes (deduplication, the PT weights' Python glue); "
         "*cache writes (bg)* = the time the encoder waited for "
         "the cache (in brackets: checksumming and writing shards, mostly in a background thread meanwhile).",

@@ -3,9 +3,9 @@
 :data:`TIMES` sums the seconds spent in each part; ``gec-meta-run`` writes a job's share to
 ``timing.json`` (``parts``), and ``bench/bench_gpu.py`` splits a job's time with it.  Parts:
 
-* ``edit_matching``: an edit metric's matching of hypothesis and reference edits (M2's lattices,
-  ERRANT's edit keys; :meth:`gec_meta.metrics.edit.core.EditMetric.statistics`), worker processes
-  included;
+* ``edit_matching``: an edit metric's edits and their matching (:meth:`gec_meta.metrics.edit.core.
+  EditMetric.statistics`' ``match``): M2's lattices; for the ERRANT family the edit extraction too
+  (spaCy's parses, when the edit store lacks them), worker processes included;
 * ``neural_imports``: importing torch and transformers;
 * ``model_load``: loading a model's weights and moving them to the device;
 * ``tokenize``: tokenising an encoder's texts;
