@@ -42,22 +42,36 @@ SYSTEMS = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST",
 
 
 def bench_gjg15() -> None:
-    """GJG15 statistics with threads=1 and with every core (gec_meta.parallel), same bits."""
+    """GJG15 statistics with threads=1 and with every core (gec_meta.parallel), same bits, each
+    searching every lattice (an empty cache folder each); then another metric of the M2 family
+    (SentM2) reading the matches the last run stored (gec_meta.edits.m2_matches)."""
+    import tempfile
+
+    from gec_meta.edits.m2_matches import m2_match_store
+
     sents = read_m2(DATA / "conll14" / "conll14st-test.m2", expected=1312)
     refs = [[s.edits_of(a) if a in s.annotators else s.edits_of(0) for s in sents] for a in (0, 1)]
     hyps = [read_lines(DATA / "gjg15/original/official_submissions" / x, expected=1312) for x in SYSTEMS]
+    sources = [s.source for s in sents]
     cores = available_cores()
     runs = {}
-    for threads in sorted({1, cores}):
-        metric = M2(threads=threads)
+    with tempfile.TemporaryDirectory(prefix="bench-m2-") as cache:
+        for threads in sorted({1, cores}):
+            os.environ["GEC_META_CACHE"] = f"{cache}/{threads}"  # an empty store: every lattice searched
+            metric = M2(threads=threads)
+            t = time.perf_counter()
+            stats = metric.statistics(sources, hyps, refs)
+            runs[threads] = (time.perf_counter() - t, stats)
+        m2_match_store.cache_clear()  # a new store object: the matches read back from disk
         t = time.perf_counter()
-        stats = metric.statistics([s.source for s in sents], hyps, refs)
-        runs[threads] = (time.perf_counter() - t, stats)
+        sent = M2(level="sentence", threads=cores).statistics(sources, hyps, refs)
+        stored = time.perf_counter() - t
     one, stats = runs[1]
-    same = all(np.array_equal(stats, s) for _, s in runs.values())
+    same = all(np.array_equal(stats, s) for _, s in runs.values()) and np.array_equal(stats, sent)
     print("GJG15 M2: 13 systems x 1312 sentences: "
           + ", ".join(f"threads={t}: {w:.1f} s" for t, (w, _) in runs.items())
-          + (f" ({runs[cores][0] / one:.2f}x)" if cores > 1 else "") + f", identical: {'yes' if same else 'NO'}")
+          + (f" ({runs[cores][0] / one:.2f}x)" if cores > 1 else "")
+          + f"; SentM2 from the stored matches: {stored:.2f} s; identical: {'yes' if same else 'NO'}")
     p, r, f = metric.corpus_prf(stats)
     for x, pp, rr, ff in zip(SYSTEMS, p, r, f):
         print(f"  {x:6s} P {pp:.4f} R {rr:.4f} F0.5 {ff:.4f}")

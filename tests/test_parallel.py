@@ -63,6 +63,23 @@ def gjg15_head(data_root):
             [list(r[:N]) for r in refs.for_metric("m2")], [list(r[:N]) for r in refs.for_metric("text")])
 
 
+def _search_every_time(mp: pytest.MonkeyPatch) -> None:
+    """M2's matching searches its lattices at every call, in a pool from the first lattice on:
+    no disk store of matches (``gec_meta.edits.m2_matches``), a new empty one per call."""
+    from gec_meta.edits import m2_matches
+    from gec_meta.metrics.edit import m2 as m2mod
+
+    mp.setenv("GEC_META_CACHE", "off")
+    mp.setattr(m2_matches, "MIN_PARALLEL_WORK", 0)
+    mp.setattr(m2mod, "m2_match_store", lambda *options: m2_matches.M2MatchStore(*options))
+
+
+@pytest.fixture
+def m2_searches(monkeypatch):
+    """:func:`_search_every_time` for one test."""
+    _search_every_time(monkeypatch)
+
+
 @pytest.fixture(scope="module")
 def gjg15_head_m2(gjg15_head):
     """M2 statistics of :func:`gjg15_head` in one process (threads=1, the loop that
@@ -70,7 +87,9 @@ def gjg15_head_m2(gjg15_head):
     from gec_meta.metrics.edit import m2 as m2mod
 
     sources, hyps, gold, _ = gjg15_head
-    return m2mod.M2(threads=1).statistics(sources, hyps, gold)
+    with pytest.MonkeyPatch.context() as mp:
+        _search_every_time(mp)
+        return m2mod.M2(threads=1).statistics(sources, hyps, gold)
 
 
 # --------------------------------------------------------------------------- the helper
@@ -96,7 +115,7 @@ def test_chunk_boundaries_by_hand():
     assert sum(parallel.contiguous_chunks([0] * 7, 3), []) == list(range(7))
 
 
-def test_chunk_count_does_not_change_results(monkeypatch, gjg15_head, gjg15_head_m2):
+def test_chunk_count_does_not_change_results(monkeypatch, gjg15_head, gjg15_head_m2, m2_searches):
     from gec_meta.metrics.edit import m2 as m2mod
 
     sources, hyps, gold, _ = gjg15_head
@@ -104,7 +123,6 @@ def test_chunk_count_does_not_change_results(monkeypatch, gjg15_head, gjg15_head
     # more than the largest chunk count
     n = 12
     sources, hyps, gold = sources[:n], [h[:n] for h in hyps], [g[:n] for g in gold]
-    monkeypatch.setattr(m2mod, "MIN_PARALLEL_WORK", 0)
     for chunks in (1, 7, 64):  # the default chunking: test_m2_bit_identical_across_threads
         monkeypatch.setattr(parallel, "MAX_CHUNKS", chunks)
         assert np.array_equal(m2mod.M2(threads=2).statistics(sources, hyps, gold), gjg15_head_m2[:, :n]), chunks
@@ -263,32 +281,30 @@ def test_a_joblib_job_gets_its_share_of_the_cores():
 
 
 # --------------------------------------------------------------------------- the stages
-def test_m2_bit_identical_across_threads(monkeypatch, gjg15_head, gjg15_head_m2, pools):
+def test_m2_bit_identical_across_threads(monkeypatch, gjg15_head, gjg15_head_m2, pools, m2_searches):
     from gec_meta.metrics.edit import m2 as m2mod
 
     sources, hyps, gold, _ = gjg15_head
-    monkeypatch.setattr(m2mod, "MIN_PARALLEL_WORK", 0)
     stats = [gjg15_head_m2, *(m2mod.M2(threads=t).statistics(sources, hyps, gold) for t in THREADS[1:])]
     assert stats[0].shape == (13, 40, 2, 3) and stats[0].sum() > 0
     assert all(np.array_equal(stats[0], s) for s in stats[1:])
     assert pools == [2, 3]
 
 
-def test_m2_under_spawn(monkeypatch, gjg15_head):
+def test_m2_under_spawn(monkeypatch, gjg15_head, m2_searches):
     """Where fork is not the platform's way (macOS, Windows), spawned workers import the
     stage's function and unpickle its context."""
     from gec_meta.metrics.edit import m2 as m2mod
 
     sources, hyps, gold, _ = gjg15_head
     args = (sources[:8], [h[:8] for h in hyps[:3]], [g[:8] for g in gold])
-    monkeypatch.setattr(m2mod, "MIN_PARALLEL_WORK", 0)
     one = m2mod.M2(threads=1).statistics(*args)
     monkeypatch.setattr(parallel, "start_method", lambda: "spawn")
     monkeypatch.setattr(parallel, "SPAWN_FACTOR", 1)
     assert np.array_equal(m2mod.M2(threads=2).statistics(*args), one)
 
 
-def test_lattice_too_large_falls_back_in_the_workers(monkeypatch, gjg15_head):
+def test_lattice_too_large_falls_back_in_the_workers(monkeypatch, gjg15_head, m2_searches):
     """A lattice over the exact budget (LatticeTooLarge) becomes a BoundedLattice inside the
     worker, exactly as in one process."""
     from gec_meta.edits import m2scorer
@@ -305,7 +321,6 @@ def test_lattice_too_large_falls_back_in_the_workers(monkeypatch, gjg15_head):
         return real(source, hypothesis, *args, **kwargs)
 
     monkeypatch.setattr(m2scorer, "build_lattice", budget)  # forked workers inherit it
-    monkeypatch.setattr(m2mod, "MIN_PARALLEL_WORK", 0)
     stats = [m2mod.M2(threads=t).statistics(sources, hyps, gold) for t in (1, 2)]
     assert np.array_equal(stats[0], stats[1])
     src, hyp = " ".join(sources[3].split()), " ".join(hyps[0][3].split())

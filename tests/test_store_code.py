@@ -105,25 +105,29 @@ def test_encoder_states_are_keyed_by_every_file_their_forward_pass_runs(tmp_path
 def test_an_edit_elsewhere_leaves_the_parses_and_the_states_warm(package):
     """Before, ERRANT's edits were keyed by all of ``edits/`` and the encoder states by all of
     ``encoders/``: an edit of the m2scorer lattice made every spaCy parse cold, one of the tiny
-    test models' builder every encoder state."""
-    from gec_meta.edits import cherrant, extract, generic
+    test models' builder every encoder state.  m2scorer's matches are keyed by the lattice code
+    alone: an edit of ERRANT's extraction leaves them warm, and ChERRANT's edits too."""
+    from gec_meta.edits import cherrant, extract, generic, m2_matches
 
     def state():
         extract.extractor_signature.cache_clear()
         cherrant.extractor_signature.cache_clear()
         return {"errant": extract.extractor_signature(), "cherrant": cherrant.extractor_signature(),
                 "generic": generic.GenericExtractor().namespace(),
+                "m2": m2_matches.M2MatchStore(2, False).namespace(),
                 "states": code.computing_code_version("gec_meta.encoders.encoder")}
 
     try:
         moves = Moves(package, state)
-        assert moves("edits", "m2scorer.py") == set()
+        assert moves("edits", "m2scorer.py") == {"m2"}
         assert moves("edits", "languages.py") == set()
         assert moves("edits", "edit_sets.py") == set()
         assert moves("encoders", "testing.py") == set()
         assert moves("edits", "cherrant.py") == {"cherrant"}
         assert moves("edits", "generic.py") == {"generic"}
-        assert moves("edits", "errant_align.py") == {"errant", "cherrant", "generic"}
+        assert moves("edits", "errant_align.py") == {"errant", "generic"}
+        assert moves("edits", "extract.py") == {"errant", "generic"}
+        assert moves("edits", "stored.py") == {"errant", "cherrant", "generic", "m2"}
         assert moves("encoders", "forward.py") == {"states"}
     finally:  # the real sources' signatures for the tests after this one
         extract.extractor_signature.cache_clear()

@@ -52,7 +52,7 @@ from gec_meta.cache import text_hash
 from gec_meta.cache.code import computing_code_version
 from gec_meta.edits.affixes import common_suffix_length
 from gec_meta.edits.edit import Edit
-from gec_meta.edits.extract import StoredExtractor
+from gec_meta.edits.stored import StoredExtractor
 from gec_meta.errors import MissingDataError
 
 #: ChERRANT's resources, relative to the data directory.

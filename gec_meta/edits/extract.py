@@ -20,12 +20,10 @@ import heapq
 from contextlib import contextmanager
 from typing import Callable, Iterator, Sequence
 
-import numpy as np
-
-from gec_meta.cache import KeyValueStore, current_store, entry_exists, save_array, text_hash
+from gec_meta.cache import text_hash
 from gec_meta.cache.code import computing_code_version
-from gec_meta.cache.claims import fill
 from gec_meta.edits.edit import Edit
+from gec_meta.edits.stored import EditTuple, StoredExtractor
 from gec_meta.errors import DataError
 from gec_meta.edits.spacy_speed import spacy_speedups
 from gec_meta.parallel import MAX_CHUNKS, parallel_map
@@ -61,10 +59,6 @@ def check_lengths(pairs: Sequence[tuple[str, str]]) -> None:
         n = max(len(s.split()), len(t.split()))
         if n > MAX_TOKENS:
             raise SentenceTooLong(i, n, t)
-
-
-# (o_start, o_end, c_start, c_end, o_str, c_str, type): the stored form of an edit.
-EditTuple = tuple[int, int, int, int, str, str, str]
 
 
 def model_load_options(speedups: bool) -> dict:
@@ -223,55 +217,14 @@ def _split_by_source(pairs: Sequence[tuple[str, str]], parts: int) -> list[list[
     return [groups[k] for k in order if groups[k]]
 
 
-class StoredExtractor:
-    """An edit extractor's disk store (:class:`~gec_meta.cache.KeyValueStore`), opened lazily in
-    the namespace :meth:`namespace` (the extractor's identity), in the cache folder the process
-    names *now*: a process that changes ``GEC_META_CACHE`` (or turns the cache off) after a first
-    extraction gets a store there, never keeps writing into the first folder."""
-
-    _store: KeyValueStore | None = None
-
-    def namespace(self) -> str:
-        raise NotImplementedError
-
-    @property
-    def store(self) -> KeyValueStore:
-        self._store = current_store(self._store, self.namespace)
-        return self._store
-
-    def reset(self) -> None:
-        """Forget the open edit store (the next call reopens it, e.g. in a new cache folder)."""
-        self._store = None
-
-    def _missing(self, keys: Sequence[str], pairs: Sequence[tuple[str, str]]) -> dict[str, tuple[str, str]]:
-        """The pairs whose edits are not stored yet, each key once (first occurrence), in order."""
-        store, todo = self.store, {}
-        for key, pair in zip(keys, pairs):
-            if key not in store and key not in todo:
-                todo[key] = pair
-        return todo
-
-    @staticmethod
-    def _check_lengths(todo: dict[str, tuple[str, str]], pairs: Sequence[tuple[str, str]]) -> None:
-        """:func:`check_lengths` of the new pairs, the error naming the pair's index in ``pairs``."""
-        try:
-            check_lengths(list(todo.values()))
-        except SentenceTooLong as exc:
-            bad = list(todo.values())[exc.pair]
-            raise SentenceTooLong(list(pairs).index(bad), exc.tokens, exc.target) from None
-
-    def _stored(self, keys: Sequence[str]) -> list[tuple[Edit, ...]]:
-        """The stored edits of every key, shape (P,) (flushed first; one tuple per distinct key)."""
-        store = self.store
-        store.flush()
-        as_edits: dict[str, tuple[Edit, ...]] = {}
-        out = []
-        for k in keys:
-            edits = as_edits.get(k)
-            if edits is None:
-                edits = as_edits[k] = tuple(Edit._make(e) for e in store.get(k))
-            out.append(edits)
-        return out
+def check_new_lengths(todo: dict[str, tuple[str, str]], pairs: Sequence[tuple[str, str]]) -> None:
+    """:func:`check_lengths` of the new pairs ``todo`` (key -> pair), the error naming the pair's
+    index in ``pairs``."""
+    try:
+        check_lengths(list(todo.values()))
+    except SentenceTooLong as exc:
+        bad = list(todo.values())[exc.pair]
+        raise SentenceTooLong(list(pairs).index(bad), exc.tokens, exc.target) from None
 
 
 class ErrantExtractor(StoredExtractor):
@@ -321,30 +274,11 @@ class ErrantExtractor(StoredExtractor):
                 store.put(key, ())
                 del todo[key]
         if todo:
-            self._check_lengths(todo, pairs)
-            self._compute_once(todo, threads)
+            check_new_lengths(todo, pairs)
+            # Two ERRANT-family metrics on one dataset started together parse these pairs once.
+            self._compute_once(list(todo), lambda: self._compute(todo, threads), "errant-edits-parsed",
+                               "ERRANT batches")
         return self._stored(keys)
-
-    def _compute_once(self, todo: dict[str, tuple[str, str]], threads: int | None = None) -> None:
-        """:meth:`_compute` -- unless another live job sharing the cache is parsing the same pairs
-        (two metrics of the ERRANT family on one dataset, started together): then wait for its
-        edits and read them (:func:`gec_meta.cache.claims.fill`; the batch's claim key is the
-        pairs' keys, its marker a tiny array stored once the edits are in the store)."""
-        store = self.store
-        marker = "errant-edits-parsed|" + text_hash(store.namespace, *sorted(todo))
-
-        def have(_: int) -> bool:
-            if not entry_exists(marker, store.root):
-                return False
-            store.reload()  # the other job's new shard
-            return all(k in store for k in todo)
-
-        def compute(_: list[int]) -> None:
-            self._compute(todo, threads)
-            store.flush()
-            save_array(marker, np.zeros(0, dtype=np.int8), store.root, about={"what": "ERRANT edits in the store"})
-
-        fill([marker], [0], have, compute, store.root if store.folder is not None else None, what="ERRANT batches")
 
     def _compute(self, todo: dict[str, tuple[str, str]], threads: int | None = None) -> None:
         keys = list(todo)

@@ -51,7 +51,8 @@ from gec_meta.cache import text_hash
 from gec_meta.cache.code import computing_code_version
 from gec_meta.edits.edit import Edit
 from gec_meta.edits.errant_align import DocFeatures, FastAlignment
-from gec_meta.edits.extract import EditTuple, StoredExtractor
+from gec_meta.edits.extract import check_new_lengths
+from gec_meta.edits.stored import EditTuple, StoredExtractor
 
 #: Bump when the edits of the same pair change.
 VERSION = "1"
@@ -205,7 +206,7 @@ class GenericExtractor(StoredExtractor):
         keys = [text_hash(s, t) for s, t in pairs]
         todo = self._missing(keys, pairs)
         if todo:
-            self._check_lengths(todo, pairs)
+            check_new_lengths(todo, pairs)
             store = self.store
             for key, (s, t) in todo.items():
                 store.put(key, generic_edits(s, t))

@@ -30,29 +30,8 @@ import numpy as np
 from gec_meta.fields import integer, positive, valid
 from gec_meta.edits.edit import Edit
 from gec_meta.metrics.edit.core import EditMatch, EditMetric
-from gec_meta.edits.m2scorer import choose_annotator, make_lattice, score_annotator
-from gec_meta.parallel import parallel_map
-
-GoldKey = tuple[tuple[int, int, str, tuple[str, ...]], ...]
-
-#: Work (characters of the source x characters of the hypothesis, summed over the distinct
-#: (sentence, hypothesis) lattices) from which M2's matching starts worker processes: ~0.15 s
-#: of lattices in one process (2-3e-8 CPU s per unit on GJG15 slices, AMD EPYC); a 2-worker
-#: pool costs ~30 ms of CPU to start and stop, and moving the matches back ~4% of the work.
-MIN_PARALLEL_WORK = 5_000_000
-
-
-def _gold_key(gold: Sequence) -> GoldKey:
-    """(start, end, type, corrections) of the non-noop gold edits, in order.
-
-    m2scorer drops noop edits and edits with negative offsets (``load_annotation``).
-    """
-    out = []
-    for g in gold:
-        if g.start < 0 or g.end < 0 or getattr(g, "type", "") == "noop":
-            continue
-        out.append((int(g.start), int(g.end), str(getattr(g, "type", "")), tuple(g.corrections)))
-    return tuple(out)
+from gec_meta.edits.m2_matches import GoldKey, Stored, gold_key, m2_match_store
+from gec_meta.edits.m2scorer import choose_annotator
 
 
 def m2_corpus_prf(stats: np.ndarray, beta: float = 0.5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -128,15 +107,20 @@ class M2(EditMetric):
                     k = seen[hyp] = len(items)
                     items.append((n, hyp))
                 index[s, n] = k
-        # Work of an item ~ lattice size: source length x hypothesis length.
-        work = [(len(sources[n]) + 1) * (len(hyp) + 1) for n, hyp in items]
-        # The options, not the metric: a PT-M2 metric holds its encoder (spawned workers unpickle this).
-        context = (self.max_unchanged_words, self.ignore_whitespace_casing, sources, references, items)
-        rows = parallel_map(_match_items, len(items), context, threads=self.threads, work=work,
-                            min_work=MIN_PARALLEL_WORK, desc="M2 lattices", unit="lattice")
+        golds = [[gold_key(ref[n]) for n in range(N)] for ref in references]
+        # Searched once per (source, hypothesis, gold edits) and option pair, whatever metric of
+        # the family asks (m2, sentm2, pt_m2 at any beta, with any encoder): the disk store.
+        store = m2_match_store(self.max_unchanged_words, self.ignore_whitespace_casing)
+        rows = store.matches([" ".join(x.split()) for x in sources], golds, items, threads=self.threads)
         table = np.empty((len(items), R), dtype=object)
         for k, row in enumerate(rows):
-            for r, m in enumerate(row):
+            n = items[k][0]
+            built: dict[GoldKey, EditMatch] = {}  # identical gold edits (e.g. a copied annotator): one object
+            for r, stored in enumerate(row):
+                gold = golds[r][n]
+                m = built.get(gold)
+                if m is None:
+                    m = built[gold] = _edit_match(stored, gold)
                 table[k, r] = m
         return table[index]  # (S, N, R): every system's item
 
@@ -183,38 +167,19 @@ class M2(EditMetric):
         return best
 
 
-def _edit_match(lat, gold: GoldKey, ignore_whitespace_casing: bool) -> EditMatch:
-    res = score_annotator(lat, [(s, e, c) for s, e, _, c in gold], ignore_whitespace_casing)
-    hyp = tuple(Edit.span(s, e, c, t) for s, e, _, c, t in res.hyp_edits)
+def _edit_match(stored: Stored, gold: GoldKey) -> EditMatch:
+    """The :class:`EditMatch` of a stored match (:mod:`gec_meta.edits.m2_matches`) and the gold
+    edits it was computed for."""
+    hyp_edits, hyp_matched, gold_matched = stored
+    hyp = tuple(Edit.span(s, e, c, t) for s, e, c, t in hyp_edits)
     ref = tuple(
         Edit.span(s, e, m if m is not None else cors[0], t)
-        for (s, e, t, cors), m in zip(gold, res.gold_matched)
+        for (s, e, t, cors), m in zip(gold, gold_matched)
     )
     # EditMatch counts tp as matched hypothesis edits; m2scorer counts matched pairs.  They
     # differ only if one hypothesis edit matches two gold edits of one annotator (duplicate
     # A lines), which no dataset we use has.
-    return EditMatch(hyp, ref, res.hyp_matched, tuple(m is not None for m in res.gold_matched))
-
-
-def _match_items(context, ks: list[int]) -> list[list[EditMatch]]:
-    """:func:`~gec_meta.parallel.parallel_map` task: for every item k = (sentence n,
-    normalised hypothesis) of ``ks``, its match against each annotator's gold edits, shape (R,)
-    (context: max_unchanged_words, ignore_whitespace_casing, sources, references, items)."""
-    max_unchanged_words, ignore_whitespace_casing, sources, references, items = context
-    out = []
-    for k in ks:
-        n, hyp = items[k]
-        lat = make_lattice(" ".join(sources[n].split()), hyp, max_unchanged_words)
-        results: dict[GoldKey, EditMatch] = {}  # identical gold edits (e.g. a copied annotator) share one
-        row = []
-        for ref in references:
-            gold = _gold_key(ref[n])
-            m = results.get(gold)
-            if m is None:
-                m = results[gold] = _edit_match(lat, gold, ignore_whitespace_casing)
-            row.append(m)
-        out.append(row)
-    return out
+    return EditMatch(hyp, ref, tuple(hyp_matched), tuple(m is not None for m in gold_matched))
 
 
 def _cep(stats: np.ndarray) -> list:
