@@ -93,7 +93,8 @@ def _well_formed(value, n_gold: int) -> bool:
     try:
         hyp, matched, gold = value
         return (len(matched) == len(hyp) and len(gold) == n_gold
-                and all(len(e) == 4 and isinstance(e[2], str) for e in hyp)
+                and all(len(e) == 4 and type(e[0]) is int and type(e[1]) is int and isinstance(e[2], str)
+                        and isinstance(e[3], str) for e in hyp)
                 and all(isinstance(b, bool) for b in matched)
                 and all(g is None or isinstance(g, str) for g in gold))
     except (TypeError, ValueError):
