@@ -64,24 +64,54 @@ def test_the_m2_family_searches_each_lattice_once(gjg15_slice, searches, monkeyp
     assert np.array_equal(first, searched_afresh(M2(), sources, hyps, gold, monkeypatch))
 
 
-def test_stored_matches_give_the_searched_edit_matches(gjg15_slice, searches, monkeypatch):
-    """Match by match: edits, corrections, types and flags, also where an annotator has no edit
-    or where both annotators gave the same edits (one object per item then)."""
+def expected_match(source, hyp, gold):
+    """The EditMatch of m2scorer's search for one annotator, built from score_annotator's result:
+    path edits as (start, end, correction, type) spans; each gold edit with the alternative a
+    hypothesis edit matched, else its first."""
+    from gec_meta.edits.edit import Edit
+    from gec_meta.edits.m2scorer import make_lattice, score_annotator
+    from gec_meta.metrics.edit.core import EditMatch
+
+    gold = [g for g in gold if g.type != "noop" and g.start >= 0]
+    res = score_annotator(make_lattice(" ".join(source.split()), " ".join(hyp.split())),
+                          [(g.start, g.end, tuple(g.corrections)) for g in gold])
+    return EditMatch(tuple(Edit.span(s, e, c, t) for s, e, _, c, t in res.hyp_edits),
+                     tuple(Edit.span(g.start, g.end, m if m is not None else g.corrections[0], g.type)
+                           for g, m in zip(gold, res.gold_matched)),
+                     res.hyp_matched, tuple(m is not None for m in res.gold_matched))
+
+
+def test_stored_matches_give_the_searched_edit_matches(gjg15_slice, searches):
+    """Match by match, searched and then read back from disk: edits, corrections (the matched
+    alternative), types and flags, as m2scorer's search gives them; where both annotators gave the
+    same edits, one object per item."""
     sources, hyps, gold = gjg15_slice
     metric = M2()
-    metric.match(sources, hyps, gold)
+    searched = metric.match(sources, hyps, gold)
     m2_matches.m2_match_store.cache_clear()
     stored = metric.match(sources, hyps, gold)  # from disk: JSON lists turned back into edits
     assert searches and len(searches) == len(set(searches))
-    with monkeypatch.context() as mp:
-        mp.setenv("GEC_META_CACHE", "off")
-        mp.setattr("gec_meta.metrics.edit.m2.m2_match_store", lambda *options: m2_matches.M2MatchStore(*options))
-        fresh = metric.match(sources, hyps, gold)
-    assert stored.shape == fresh.shape == (13, 30, 2)
-    for got, want in zip(stored.flat, fresh.flat):
-        assert got == want
+    assert stored.shape == searched.shape == (13, 30, 2)
+    for s in range(13):
+        for n in range(30):
+            for r in range(2):
+                want = expected_match(sources[n], hyps[s][n], gold[r][n])
+                assert searched[s, n, r] == want and stored[s, n, r] == want, (s, n, r)
     shared = [(s, n) for s in range(13) for n in range(30) if gold[0][n] == gold[1][n]]
     assert shared and all(stored[s, n, 0] is stored[s, n, 1] for s, n in shared)
+
+
+def test_a_later_alternative_matched_is_the_reported_correction(searches):
+    """A gold edit with alternatives reports the one a hypothesis edit matched, read back too."""
+    from gec_meta.data.m2 import GoldEdit
+
+    gold = [[(GoldEdit(2, 3, "R:VERB", ("sits", "sat"), 0), GoldEdit(3, 3, "M:PUNCT", (".",), 0))]]
+    for _ in range(2):  # searched, then read back from disk
+        m2_matches.m2_match_store.cache_clear()
+        (m,) = M2().match(["the cat sit"], [["the cat sat ."]], gold).flat
+        assert m == expected_match("the cat sit", "the cat sat .", gold[0][0])
+        assert [e.correction for e in m.ref_edits] == ["sat", "."] and m.ref_matched == (True, True)
+    assert len(searches) == 1
 
 
 def test_the_options_have_their_own_matches(gjg15_slice, searches, monkeypatch):
@@ -107,3 +137,17 @@ def test_a_malformed_entry_is_searched_again(gjg15_slice, searches, monkeypatch)
     m2_matches.m2_match_store.cache_clear()
     assert np.array_equal(M2(beta=2.0).statistics(sources, hyps, gold), want)
     assert len(searches) == 1
+
+
+def test_the_keys_are_the_hashes_of_the_inputs():
+    """match_keys (one sha256 of each (source, hypothesis), copied per annotator) gives
+    text_hash(source, hypothesis, repr of the gold edits' (start, end, corrections))."""
+    from gec_meta.cache import text_hash
+
+    sources = ["a b c", "Ünïcode ok ."]
+    golds = [[((0, 1, "R:X", ("A",)),), ()], [((2, 3, "M:Y", ("d", "e")),), ((1, 1, "U", ("",)),)]]
+    items = [(0, "A b c"), (1, "Ünïcode ok"), (0, "a b")]
+    keys = m2_matches.match_keys(sources, golds, items)
+    for (n, hyp), row in zip(items, keys):
+        assert row == [text_hash(sources[n], hyp, repr(tuple((s, e, c) for s, e, _, c in g[n]))) for g in golds]
+    assert len({k for row in keys for k in row}) == 6

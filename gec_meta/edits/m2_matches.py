@@ -19,9 +19,9 @@ taken from the references at hand when the match is built (:func:`gold_key`).
 from __future__ import annotations
 
 import functools
+import hashlib
 from typing import Sequence
 
-from gec_meta.cache import text_hash
 from gec_meta.cache.code import computing_code_version
 from gec_meta.edits.m2scorer import make_lattice, score_annotator
 from gec_meta.edits.stored import StoredExtractor
@@ -86,6 +86,32 @@ def _match_items(context, ks: list[int]) -> list[list[Stored]]:
     return out
 
 
+def _part(text: str) -> bytes:
+    """One part of :func:`~gec_meta.cache.text_hash`'s input: its UTF-8 length, then the text."""
+    data = text.encode("utf-8")
+    return len(data).to_bytes(8, "little") + data
+
+
+def match_keys(sources: Sequence[str], golds: Sequence[Sequence[GoldKey]],
+               items: Sequence[tuple[int, str]]) -> list[list[str]]:
+    """The store key of every (item, annotator), shape (K, R): ``text_hash(source, hypothesis,
+    repr(gold))`` of the matched part of the gold edits (start, end, corrections), computed with
+    each (source, hypothesis) hashed once and each annotator's gold of a sentence encoded once
+    (sha256's ``copy``: a GJG15 run's ~15,000 keys in a third of the time of separate hashes)."""
+    gold_parts = [[_part(repr(_matched_part(g))) for g in row] for row in golds]  # (R, N)
+    out = []
+    for n, hyp in items:
+        head = hashlib.sha256(_part(sources[n]))
+        head.update(_part(hyp))
+        row = []
+        for parts in gold_parts:
+            h = head.copy()
+            h.update(parts[n])
+            row.append(h.hexdigest())
+        out.append(row)
+    return out
+
+
 def _well_formed(value, n_gold: int) -> bool:
     """Whether a value read from the store has :data:`Stored`'s shape for ``n_gold`` gold edits
     (entries are sealed and checked on read; this guards the indexing below against an entry
@@ -135,9 +161,7 @@ class M2MatchStore(StoredExtractor):
         Returns:
             shape (K, R): each item's :data:`Stored` match per annotator.
         """
-        R = len(golds)
-        keys = [[text_hash(sources[n], hyp, repr(_matched_part(golds[r][n]))) for r in range(R)]
-                for n, hyp in items]
+        keys = match_keys(sources, golds, items)
         store = self.store
         values = [[store.get(key) for key in row] for row in keys]
         todo_items = [k for k, row in enumerate(values)

@@ -112,6 +112,7 @@ class M2(EditMetric):
         # the family asks (m2, sentm2, pt_m2 at any beta, with any encoder): the disk store.
         store = m2_match_store(self.max_unchanged_words, self.ignore_whitespace_casing)
         rows = store.matches([" ".join(x.split()) for x in sources], golds, items, threads=self.threads)
+        gold_edits = [[_gold_edits(g) for g in ref] for ref in golds]  # (R, N)
         table = np.empty((len(items), R), dtype=object)
         for k, row in enumerate(rows):
             n = items[k][0]
@@ -120,7 +121,7 @@ class M2(EditMetric):
                 gold = golds[r][n]
                 m = built.get(gold)
                 if m is None:
-                    m = built[gold] = _edit_match(stored, gold)
+                    m = built[gold] = _edit_match(stored, gold, gold_edits[r][n])
                 table[k, r] = m
         return table[index]  # (S, N, R): every system's item
 
@@ -167,19 +168,27 @@ class M2(EditMetric):
         return best
 
 
-def _edit_match(stored: Stored, gold: GoldKey) -> EditMatch:
+def _gold_edits(gold: GoldKey) -> tuple[Edit, ...]:
+    """A sentence's gold edits of one annotator as a match reports them when no hypothesis edit
+    matched an alternative other than the first (the common case: one object per sentence)."""
+    return tuple(Edit(s, e, -1, -1, "", cors[0], t) for s, e, t, cors in gold)
+
+
+def _edit_match(stored: Stored, gold: GoldKey, gold_edits: tuple[Edit, ...]) -> EditMatch:
     """The :class:`EditMatch` of a stored match (:mod:`gec_meta.edits.m2_matches`) and the gold
-    edits it was computed for."""
+    edits it was computed for (``gold_edits``: :func:`_gold_edits` of them)."""
     hyp_edits, hyp_matched, gold_matched = stored
-    hyp = tuple(Edit.span(s, e, c, t) for s, e, c, t in hyp_edits)
-    ref = tuple(
-        Edit.span(s, e, m if m is not None else cors[0], t)
-        for (s, e, t, cors), m in zip(gold, gold_matched)
-    )
+    ref = gold_edits
+    for (_, _, _, cors), m in zip(gold, gold_matched):
+        if m is not None and m != cors[0]:  # a later alternative matched: reported as the edit
+            ref = tuple(Edit(s, e, -1, -1, "", m if m is not None else cors[0], t)
+                        for (s, e, t, cors), m in zip(gold, gold_matched))
+            break
     # EditMatch counts tp as matched hypothesis edits; m2scorer counts matched pairs.  They
     # differ only if one hypothesis edit matches two gold edits of one annotator (duplicate
     # A lines), which no dataset we use has.
-    return EditMatch(hyp, ref, tuple(hyp_matched), tuple(m is not None for m in gold_matched))
+    return EditMatch(tuple([Edit(s, e, -1, -1, "", c, t) for s, e, c, t in hyp_edits]), ref,
+                     tuple(hyp_matched), tuple([m is not None for m in gold_matched]))
 
 
 def _cep(stats: np.ndarray) -> list:
