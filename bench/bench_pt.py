@@ -3,9 +3,9 @@
     .venv/bin/python bench/bench_pt.py [--only ptm2|pterrant]
 
 Cold = empty cache folder (``GEC_META_CACHE`` set to a fresh temp dir per benchmark, so
-ERRANT edits and embeddings are all computed); warm = a second run in a fresh process-equivalent state (new metric and encoder
+ERRANT edits, m2scorer's matches and embeddings are all computed); warm = a second run in a fresh process-equivalent state (new metric and encoder
 objects, same cache folder; the statistics cache of ``evaluate`` is bypassed, so warm measures
-the embedding cache).  Prints wall time, sentences/s, texts requested vs distinct vs embedded
+the stores of edits, matches and embeddings).  Prints wall time, sentences/s, texts requested vs distinct vs embedded
 (forward passes saved by deduplication) and peak RSS.  Goals: PT-M2 GJG15 cold < 10 min,
 warm < 30 s; PT-ERRANT SEEDA base >= 5x faster than gec-metrics' ~8 min cold.
 """
