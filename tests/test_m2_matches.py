@@ -151,3 +151,26 @@ def test_the_keys_are_the_hashes_of_the_inputs():
     for (n, hyp), row in zip(items, keys):
         assert row == [text_hash(sources[n], hyp, repr(tuple((s, e, c) for s, e, _, c in g[n]))) for g in golds]
     assert len({k for row in keys for k in row}) == 6
+
+
+# ----------------------------------------------------------------- cache accounting (timing.json)
+def test_a_cold_run_counts_misses_and_a_warm_one_hits(gjg15_slice, searches):
+    """Each lookup of the edit layer's stores is one hit or one miss: a cold run's are all misses
+    (the values it then computes are not counted again as hits), a warm run's all hits."""
+    from gec_meta.cache import COUNTERS
+    from gec_meta.edits.generic import GenericExtractor
+
+    def counted(run):
+        before = dict(COUNTERS)
+        run()
+        return {k: COUNTERS[k] - before.get(k, 0) for k in ("kv_hit", "kv_miss")}
+
+    sources, hyps, gold = gjg15_slice
+    lookups = len({(n, " ".join(h[n].split())) for h in hyps for n in range(30)}) * 2
+    assert counted(lambda: M2().match(sources, hyps, gold)) == {"kv_hit": 0, "kv_miss": lookups}
+    m2_matches.m2_match_store.cache_clear()
+    assert counted(lambda: M2().match(sources, hyps, gold)) == {"kv_hit": lookups, "kv_miss": 0}
+    pairs = [(sources[n], h[n]) for h in hyps[:3] for n in range(30)]
+    distinct = len(set(pairs))
+    assert counted(lambda: GenericExtractor().extract(pairs)) == {"kv_hit": 0, "kv_miss": distinct}
+    assert counted(lambda: GenericExtractor().extract(pairs)) == {"kv_hit": distinct, "kv_miss": 0}

@@ -122,6 +122,11 @@ class KeyValueStore:
         _tally(self, "kv", value is not None)
         return value
 
+    def peek(self, key: str) -> Any | None:
+        """:meth:`get` without counting a hit or a miss: for a value this job has just looked up
+        (and counted) or computed."""
+        return self._data.get(key)
+
     def __contains__(self, key: str) -> bool:
         return key in self._data
 
