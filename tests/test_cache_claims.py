@@ -272,3 +272,41 @@ def test_two_jobs_parsing_the_same_pairs_parse_them_once(tmp_path):
     assert results[0] == results[1] == expected
     parses = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert [p["pairs"] for p in parses] == [3]  # one job parsed, the other waited and read its edits
+
+
+M2_JOB = textwrap.dedent('''
+    import json, os, sys, time
+    from gec_meta.data.m2 import GoldEdit
+    from gec_meta.edits import m2_matches
+    from gec_meta.metrics.edit.m2 import M2
+
+    LOG = sys.argv[1]
+    search = m2_matches._match_items
+
+    def slow_search(context, ks):  # m2scorer's search, logged and slowed down
+        with open(LOG, "a") as fh:
+            fh.write(json.dumps({"pid": os.getpid(), "items": len(ks)}) + "\\n")
+        time.sleep(2.0)
+        return search(context, ks)
+
+    m2_matches._match_items = slow_search
+    gold = [[(GoldEdit(2, 3, "R:VERB", ("sat",), 0),), ()]]
+    stats = M2().statistics(["the cat sit", "a dog ."], [["the cat sat", "a dog ."], ["the cats sit", "a dog"]], gold)
+    print("RESULT " + json.dumps(stats.tolist()), flush=True)
+''')
+
+
+def test_two_jobs_searching_the_same_m2_lattices_search_them_once(tmp_path):
+    """Two metrics of the M2 family started together on an empty cache: one searches the lattices,
+    the other waits for its claim and reads the stored matches."""
+    script = tmp_path / "m2_job.py"
+    script.write_text(M2_JOB)
+    env = {**os.environ, "GEC_META_CACHE": str(tmp_path / "cache")}
+    procs = [subprocess.Popen([sys.executable, str(script), str(tmp_path / "log.jsonl")], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env) for _ in range(2)]
+    results = [_result(p)[0] for p in procs]
+    # (tp, fp, fn): system 0's "sat" is the gold edit; system 1's "cats" is not, and misses it;
+    # sentence 2 is unchanged by system 0, and system 1 deletes "." (no gold edit there)
+    assert results[0] == results[1] == [[[[1, 0, 0]], [[0, 0, 0]]], [[[0, 1, 1]], [[0, 1, 0]]]]
+    searches = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert [s["items"] for s in searches] == [4]  # one job searched, the other waited and read

@@ -5,6 +5,8 @@ Matching is our exact re-implementation of m2scorer (:mod:`gec_meta.edits.m2scor
 the hypothesis edits are the best path of m2scorer's edit lattice for each annotator's gold
 edits, so ``match`` returns one :class:`EditMatch` per (system, sentence, annotator) whose
 ``hyp_edits`` are that path's edits and whose ``ref_edits`` are that annotator's gold edits.
+The searches are stored by content (:mod:`gec_meta.edits.m2_matches`), so every metric of the
+family (SentM2, PT-M2 with any encoder or weighting) on the same data reads them.
 
 References are gold edits, not text (``reference_kind = "m2"``): item (r, n) of
 ``references`` is the tuple of :class:`~gec_meta.data.m2.GoldEdit` of annotator r for sentence
