@@ -261,16 +261,22 @@ EXTRACT_JOB = textwrap.dedent('''
 ''')
 
 
-def test_two_jobs_parsing_the_same_pairs_parse_them_once(tmp_path):
-    script = tmp_path / "extract_job.py"
-    script.write_text(EXTRACT_JOB)
+def _two_jobs(tmp_path, job: str) -> tuple[list, list[dict]]:
+    """Run the script ``job`` twice at once on one empty cache: both results and the log lines
+    its jobs wrote (the script's first argument)."""
+    script = tmp_path / "job.py"
+    script.write_text(job)
     env = {**os.environ, "GEC_META_CACHE": str(tmp_path / "cache")}
     procs = [subprocess.Popen([sys.executable, str(script), str(tmp_path / "log.jsonl")], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, env=env) for _ in range(2)]
     results = [_result(p)[0] for p in procs]
+    return results, [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+
+
+def test_two_jobs_parsing_the_same_pairs_parse_them_once(tmp_path):
+    results, parses = _two_jobs(tmp_path, EXTRACT_JOB)
     expected = [[[0, 1, 0, 1, w, x, "R:OTHER"]] for w, x in (("a", "x"), ("c", "y"), ("e", "z"))]
     assert results[0] == results[1] == expected
-    parses = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert [p["pairs"] for p in parses] == [3]  # one job parsed, the other waited and read its edits
 
 
@@ -299,14 +305,8 @@ M2_JOB = textwrap.dedent('''
 def test_two_jobs_searching_the_same_m2_lattices_search_them_once(tmp_path):
     """Two metrics of the M2 family started together on an empty cache: one searches the lattices,
     the other waits for its claim and reads the stored matches."""
-    script = tmp_path / "m2_job.py"
-    script.write_text(M2_JOB)
-    env = {**os.environ, "GEC_META_CACHE": str(tmp_path / "cache")}
-    procs = [subprocess.Popen([sys.executable, str(script), str(tmp_path / "log.jsonl")], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env=env) for _ in range(2)]
-    results = [_result(p)[0] for p in procs]
+    results, searches = _two_jobs(tmp_path, M2_JOB)
     # (tp, fp, fn): system 0's "sat" is the gold edit; system 1's "cats" is not, and misses it;
     # sentence 2 is unchanged by system 0, and system 1 deletes "." (no gold edit there)
     assert results[0] == results[1] == [[[[1, 0, 0]], [[0, 0, 0]]], [[[0, 1, 1]], [[0, 1, 0]]]]
-    searches = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert [s["items"] for s in searches] == [4]  # one job searched, the other waited and read
