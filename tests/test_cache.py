@@ -62,12 +62,22 @@ def test_truncated_index_is_ignored(tmp_path):
 
 
 def test_counters_record_hits_and_misses(tmp_path):
-    before = dict(cache.COUNTERS)
+    """Each value is one hit (found in the cache) or one miss (computed), however its caller looks
+    it up: ``in`` then put then get, or get then put, or put then get."""
+    def counted(run):
+        before = dict(cache.COUNTERS)
+        run()
+        return (cache.COUNTERS["kv_hit"] - before.get("kv_hit", 0), cache.COUNTERS["kv_miss"] - before.get("kv_miss", 0))
+
     kv = KeyValueStore("ns", root=tmp_path)
-    kv.put("k", 1)
-    assert kv.get("k") == 1 and kv.get("nope") is None
-    assert cache.COUNTERS["kv_hit"] - before.get("kv_hit", 0) == 1
-    assert cache.COUNTERS["kv_miss"] - before.get("kv_miss", 0) == 1
+    assert counted(lambda: kv.get("nope") is None) == (0, 1)
+    assert counted(lambda: kv.put("nope", 0)) == (0, 0)  # its lookup counted it
+    assert counted(lambda: kv.put("k", 1) or kv.get("k")) == (0, 1)  # computed, then read back
+    assert counted(lambda: "j" in kv or kv.put("j", 2) or kv.get("j")) == (0, 1)
+    assert counted(lambda: kv.peek("k")) == (0, 0)
+    kv.flush()
+    again = KeyValueStore("ns", root=tmp_path)
+    assert counted(lambda: [again.get(k) for k in ("k", "j", "nope")]) == (3, 0)
 
 
 def test_put_flushes_when_pending_arrays_get_large(tmp_path):

@@ -103,6 +103,10 @@ class KeyValueStore:
         self._data: dict[str, Any] = {}
         self._pending: dict[str, Any] = {}
         self._read: set[str] = set()  # the shards read so far
+        # Cache accounting (timing.json's kv_hit / kv_miss): each value is one hit (found) or one
+        # miss (computed), whichever way its caller looks it up, puts it and reads it back.
+        self._missed: set[str] = set()  # keys whose lookup was counted as a miss
+        self._computed: set[str] = set()  # keys put by this object: reading them back counts nothing
         self.hits = 0
         self.misses = 0
         self.reload()
@@ -118,13 +122,17 @@ class KeyValueStore:
         return len(self._data)
 
     def get(self, key: str) -> Any | None:
+        """The value of ``key`` (None: absent), counted as a cache hit or miss -- unless this object
+        stored it (:meth:`put` counted it)."""
         value = self._data.get(key)
-        _tally(self, "kv", value is not None)
+        if key not in self._computed:
+            _tally(self, "kv", value is not None)
+            if value is None:
+                self._missed.add(key)
         return value
 
     def peek(self, key: str) -> Any | None:
-        """:meth:`get` without counting a hit or a miss: for a value this job has just looked up
-        (and counted) or computed."""
+        """:meth:`get` without counting a hit or a miss."""
         return self._data.get(key)
 
     def __contains__(self, key: str) -> bool:
@@ -141,6 +149,11 @@ class KeyValueStore:
         return out
 
     def put(self, key: str, value: Any) -> None:
+        """Store ``value`` (written at the next :meth:`flush`); a computed value is a cache miss,
+        counted here unless its lookup was."""
+        if key not in self._missed and key not in self._computed:
+            _tally(self, "kv", False)
+        self._computed.add(key)
         self._data[key] = value
         self._pending[key] = value
         COUNTERS["kv_put"] += 1
