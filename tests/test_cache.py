@@ -73,11 +73,37 @@ def test_counters_record_hits_and_misses(tmp_path):
     assert counted(lambda: kv.get("nope") is None) == (0, 1)
     assert counted(lambda: kv.put("nope", 0)) == (0, 0)  # its lookup counted it
     assert counted(lambda: kv.put("k", 1) or kv.get("k")) == (0, 1)  # computed, then read back
-    assert counted(lambda: "j" in kv or kv.put("j", 2) or kv.get("j")) == (0, 1)
+    assert counted(lambda: "j" in kv or kv.put("j", 2) or kv.get("j")) == (0, 1)  # `in` is False
+    assert kv.peek("k") == 1 and kv.peek("j") == 2
     assert counted(lambda: kv.peek("k")) == (0, 0)
     kv.flush()
     again = KeyValueStore("ns", root=tmp_path)
     assert counted(lambda: [again.get(k) for k in ("k", "j", "nope")]) == (3, 0)
+
+
+def test_array_counters_count_each_array_once(tmp_path):
+    """The encoder states' store counts as the key-value store does: an array computed here is
+    one miss (however it was looked up), one found in the cache one hit."""
+    def counted(run):
+        before = dict(cache.COUNTERS)
+        run()
+        return (cache.COUNTERS["arrays_hit"] - before.get("arrays_hit", 0),
+                cache.COUNTERS["arrays_miss"] - before.get("arrays_miss", 0))
+
+    store = ArrayStore("ns", root=tmp_path)
+    # the encoder's order: `in` (uncounted), compute and put a batch, read it back
+    assert counted(lambda: "a" in store or store.put_block(["a", "b"], np.ones(5), [(2,), (3,)])
+                   or [store.get(k) for k in ("a", "b")]) == (0, 2)
+
+    def look_up_compute_read():  # gec_meta's edit stores' order: a counted lookup first
+        assert store.get("c") is None
+        store.put("c", np.zeros(2))
+        assert store.get("c") is not None
+
+    assert counted(look_up_compute_read) == (0, 1)
+    store.flush()
+    again = ArrayStore("ns", root=tmp_path)
+    assert counted(lambda: [again.get(k) for k in ("a", "b", "c")]) == (3, 0)
 
 
 def test_put_flushes_when_pending_arrays_get_large(tmp_path):
