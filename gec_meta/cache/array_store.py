@@ -22,7 +22,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from gec_meta.cache.entries import (
-    COUNTERS, INDEX_SUFFIX, CorruptEntry, _drop, _seal, _shards, _size, _tally, _try_write, _unseal,
+    COUNTERS, INDEX_SUFFIX, CorruptEntry, _drop, _LookupCounts, _seal, _shards, _size, _try_write, _unseal,
     _write_namespace, checksum,
 )
 from gec_meta.cache.keys import cache_root, text_hash
@@ -76,10 +76,7 @@ class ArrayStore:
         self._writer = None  # a one-thread executor, created by the first background flush
         self._jobs: list = []
         self.write_seconds = 0.0  # time spent checksumming and writing shards (any thread)
-        # Cache accounting (timing.json's arrays_hit / arrays_miss), as KeyValueStore's: each array
-        # one hit (found) or one miss (computed), whatever order its caller looks up, puts, reads.
-        self._missed: set[str] = set()
-        self._computed: set[str] = set()
+        self._counts = _LookupCounts("arrays")  # timing.json's arrays_hit / arrays_miss
         self.hits = 0
         self.misses = 0
         for idx_file in _shards(self.folder, "*" + INDEX_SUFFIX):
@@ -201,10 +198,7 @@ class ArrayStore:
                     path = self._shards[shard]
                     _drop(path, f"checksum mismatch of the block of array {key[:16]}...", path.with_suffix(INDEX_SUFFIX))
                     self._forget_shard(shard)
-        if key not in self._computed:  # an array this object stored was counted by put_block
-            _tally(self, "arrays", value is not None)
-            if value is None:
-                self._missed.add(key)
+        self._counts.lookup(self, key, value is not None)
         return value
 
     #: Pending bytes that trigger a flush from :meth:`put` (so a cold run over a large
@@ -238,10 +232,8 @@ class ArrayStore:
                 offset += size
         self._pending_blocks.append(block)
         COUNTERS["arrays_put"] += len(keys)
-        for key in keys:  # computed: a miss, unless its lookup was counted as one
-            if key not in self._missed and key not in self._computed:
-                _tally(self, "arrays", False)
-            self._computed.add(key)
+        for key in keys:
+            self._counts.stored(self, key)
         self._pending_bytes += block.nbytes
         if self.folder is not None and self._pending_bytes >= self.flush_bytes:
             self.flush()

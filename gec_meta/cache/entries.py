@@ -119,6 +119,30 @@ def _tally(store, kind: str, found: bool) -> None:
         COUNTERS[f"{kind}_miss"] += 1
 
 
+class _LookupCounts:
+    """The cache accounting of one store object (timing.json's ``<kind>_hit`` / ``<kind>_miss``):
+    each value is one hit (found in the cache) or one miss (computed), whatever order its caller
+    looks it up, stores it and reads it back -- ``in``, put, get, or get, put, get."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+        self.missed: set[str] = set()  # keys whose lookup was counted as a miss
+        self.computed: set[str] = set()  # keys the store was given: reading them back counts nothing
+
+    def lookup(self, store, key: str, found: bool) -> None:
+        """A read of ``key`` from ``store``."""
+        if key not in self.computed:
+            _tally(store, self.kind, found)
+            if not found:
+                self.missed.add(key)
+
+    def stored(self, store, key: str) -> None:
+        """``key`` given to ``store``: computed, so a miss, unless its lookup was counted as one."""
+        if key not in self.missed and key not in self.computed:
+            _tally(store, self.kind, False)
+        self.computed.add(key)
+
+
 def _write_namespace(folder: Path, namespace: str) -> None:
     """The namespace's name beside its shards (for ``make cache-info``)."""
     if not (folder / "namespace.txt").exists():

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from gec_meta.cache.entries import (
-    COUNTERS, KV_SUFFIX, _NUMERIC, CorruptEntry, _drop, _plain, _seal, _shards, _tally, _try_write, _unseal,
+    COUNTERS, KV_SUFFIX, _NUMERIC, CorruptEntry, _drop, _LookupCounts, _plain, _seal, _shards, _try_write, _unseal,
     _write_namespace,
 )
 from gec_meta.cache.keys import cache_root, text_hash
@@ -103,10 +103,7 @@ class KeyValueStore:
         self._data: dict[str, Any] = {}
         self._pending: dict[str, Any] = {}
         self._read: set[str] = set()  # the shards read so far
-        # Cache accounting (timing.json's kv_hit / kv_miss): each value is one hit (found) or one
-        # miss (computed), whichever way its caller looks it up, puts it and reads it back.
-        self._missed: set[str] = set()  # keys whose lookup was counted as a miss
-        self._computed: set[str] = set()  # keys put by this object: reading them back counts nothing
+        self._counts = _LookupCounts("kv")  # timing.json's kv_hit / kv_miss
         self.hits = 0
         self.misses = 0
         self.reload()
@@ -125,10 +122,7 @@ class KeyValueStore:
         """The value of ``key`` (None: absent), counted as a cache hit or miss -- unless this object
         stored it (:meth:`put` counted it)."""
         value = self._data.get(key)
-        if key not in self._computed:
-            _tally(self, "kv", value is not None)
-            if value is None:
-                self._missed.add(key)
+        self._counts.lookup(self, key, value is not None)
         return value
 
     def peek(self, key: str) -> Any | None:
@@ -151,9 +145,7 @@ class KeyValueStore:
     def put(self, key: str, value: Any) -> None:
         """Store ``value`` (written at the next :meth:`flush`); a computed value is a cache miss,
         counted here unless its lookup was."""
-        if key not in self._missed and key not in self._computed:
-            _tally(self, "kv", False)
-        self._computed.add(key)
+        self._counts.stored(self, key)
         self._data[key] = value
         self._pending[key] = value
         COUNTERS["kv_put"] += 1

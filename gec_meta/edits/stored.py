@@ -41,14 +41,11 @@ class StoredExtractor:
         self._store = None
 
     def _missing(self, keys: Sequence[str], pairs: Sequence) -> dict[str, object]:
-        """The items whose values are not stored yet, each key once (first occurrence), in order.
-        Each distinct key's lookup is counted (a cache hit or miss in ``timing.json``)."""
-        store, todo, seen = self.store, {}, set()
+        """The items whose values are not stored yet, each key once (first occurrence), in order."""
+        store, todo = self.store, {}
         for key, pair in zip(keys, pairs):
-            if key not in seen:
-                seen.add(key)
-                if store.get(key) is None:
-                    todo[key] = pair
+            if key not in store and key not in todo:
+                todo[key] = pair
         return todo
 
     def _compute_once(self, todo: Sequence[str], compute: Callable[[], None], label: str, what: str) -> None:
@@ -80,8 +77,7 @@ class StoredExtractor:
         fill([marker], [0], have, run, store.root if store.folder is not None else None, what=what)
 
     def _stored(self, keys: Sequence[str]) -> list[tuple[Edit, ...]]:
-        """The stored edits of every key, shape (P,) (flushed first; one tuple per distinct key;
-        not counted again: :meth:`_missing` counted the lookups)."""
+        """The stored edits of every key, shape (P,) (flushed first; one tuple per distinct key)."""
         store = self.store
         store.flush()
         as_edits: dict[str, tuple[Edit, ...]] = {}
@@ -89,6 +85,6 @@ class StoredExtractor:
         for k in keys:
             edits = as_edits.get(k)
             if edits is None:
-                edits = as_edits[k] = tuple(Edit._make(e) for e in store.peek(k))
+                edits = as_edits[k] = tuple(Edit._make(e) for e in store.get(k))
             out.append(edits)
         return out
