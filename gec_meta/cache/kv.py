@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -131,16 +131,6 @@ class KeyValueStore:
 
     def __contains__(self, key: str) -> bool:
         return key in self._data
-
-    def missing(self, keys: Iterable[str]) -> list[str]:
-        """The keys not in the store, in order, without duplicates."""
-        seen: set[str] = set()
-        out = []
-        for k in keys:
-            if k not in self._data and k not in seen:
-                seen.add(k)
-                out.append(k)
-        return out
 
     def put(self, key: str, value: Any) -> None:
         """Store ``value`` (written at the next :meth:`flush`); a computed value is a cache miss,
