@@ -98,3 +98,26 @@ def test_a_corrupt_block_drops_its_shard(tmp_path):
         assert again.get("a") is None and again.get("b") is None  # never a wrong array
     assert [w for w in caught if issubclass(w.category, CacheWarning)]
     assert not npy.exists()  # dropped: recomputed next time
+
+
+@pytest.mark.parametrize("shape", [[-4, 4], [2**62, 2**62]], ids=["negative", "wraps-int64"])
+def test_a_forged_shape_in_the_index_drops_the_shard(tmp_path, shape):
+    """An index entry whose shape has a negative dimension, or one whose element count wraps
+    around to 0 in int64 arithmetic, lies outside its block: the shard is dropped, never read
+    (before, both passed the bounds check)."""
+    import json
+
+    cache._REPORTED.clear()
+    arrays, flat, shapes = _batch(np.random.default_rng(5), [4, 4])
+    store = ArrayStore("ns", root=tmp_path)
+    store.put_block(["a", "b"], flat, shapes)
+    store.flush()
+    (index_file,) = store.folder.glob("*" + entries.INDEX_SUFFIX)
+    _, payload = entries._unseal("ns", index_file.read_bytes())
+    index = json.loads(bytes(payload))
+    index["entries"]["b"][1] = shape
+    index_file.write_bytes(entries._seal("ns", json.dumps(index).encode()))
+    with pytest.warns(CacheWarning, match="outside its block"):
+        again = ArrayStore("ns", root=tmp_path)
+    assert again.get("a") is None and again.get("b") is None
+    assert not index_file.exists()

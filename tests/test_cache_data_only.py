@@ -147,7 +147,9 @@ def test_key_value_values_are_json_and_numeric_arrays(tmp_path):
         bad.flush()
 
 
-def test_an_array_outside_its_shard_is_corrupt(tmp_path):
+@pytest.mark.parametrize("shape", [[1000], [2**62, 2**62]], ids=["too-long", "wraps-int64"])
+def test_an_array_outside_its_shard_is_corrupt(tmp_path, shape):
+    """More values than the shard holds, or a shape whose count wraps around to 0 in int64."""
     cache._REPORTED.clear()
     kv = KeyValueStore("ns", root=tmp_path)
     kv.put("v", np.ones(4, dtype=np.float64))
@@ -156,7 +158,7 @@ def test_an_array_outside_its_shard_is_corrupt(tmp_path):
     header, payload = cache._unseal("ns", shard.read_bytes())
     size = int.from_bytes(payload[:8], "little")
     doc = json.loads(bytes(payload[8:8 + size]))
-    doc["arrays"]["v"][1] = [1000]  # more values than the shard holds
+    doc["arrays"]["v"][1] = shape
     text = json.dumps(doc).encode()
     shard.write_bytes(cache._seal("ns", len(text).to_bytes(8, "little") + text + bytes(payload[8 + size:])))
     with pytest.warns(CacheWarning, match="outside the shard"):

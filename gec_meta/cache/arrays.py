@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gec_meta.cache.entries import COUNTERS, CorruptEntry, _drop, _seal, _try_write, _unseal
+from gec_meta.cache.entries import COUNTERS, CorruptEntry, _drop, _seal, _size, _try_write, _unseal
 from gec_meta.cache.keys import cache_root, text_hash
 from gec_meta.cache.reads import read_entry
 
@@ -40,7 +40,7 @@ def load_array(key: str, root: Path | None = None, kind: str = "stats") -> np.nd
     try:
         header, payload = _unseal(key, blob)
         dtype, shape = np.dtype(header["dtype"]), tuple(header["shape"])
-        if dtype.hasobject or len(payload) != dtype.itemsize * int(np.prod(shape, dtype=np.int64)):
+        if dtype.hasobject or len(payload) != dtype.itemsize * _size(shape):
             raise CorruptEntry(f"{len(payload)} bytes for {dtype} of shape {shape}")
         out = np.frombuffer(payload, dtype=dtype).reshape(shape).copy()
     except Exception as exc:

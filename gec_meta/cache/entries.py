@@ -11,6 +11,7 @@ cache folder is reported once and the run goes on without storing).
 from __future__ import annotations
 
 import json
+import math
 import warnings
 import zlib
 from collections import Counter
@@ -105,8 +106,9 @@ def _unseal(key: str, blob: bytes) -> tuple[dict, memoryview]:
 
 
 def _size(shape: Sequence[int]) -> int:
-    """Number of elements of an array of ``shape``."""
-    return int(np.prod(shape, dtype=np.int64))
+    """Number of elements of an array of ``shape`` (Python ints: exact, and ~20x faster than
+    numpy's ``prod`` on a short tuple)."""
+    return math.prod(map(int, shape))
 
 
 def _tally(store, kind: str, found: bool) -> None:

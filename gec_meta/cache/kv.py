@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from pathlib import Path
 from typing import Any, Callable
 
@@ -58,7 +59,7 @@ def _unpack_values(payload: memoryview) -> dict[str, Any]:
     region = payload[8 + size:]
     for key, (dtype, shape, offset) in doc["arrays"].items():
         dtype, shape = np.dtype(str(dtype)), tuple(int(n) for n in shape)
-        count = int(np.prod(shape, dtype=np.int64))
+        count = math.prod(shape)  # exact (Python ints): a forged shape cannot wrap around to a small count
         if (dtype.kind not in _NUMERIC or min(shape, default=0) < 0 or not isinstance(offset, int)
                 or not 0 <= offset <= len(region) - count * dtype.itemsize):
             raise CorruptEntry(f"array {key[:16]}... ({dtype}, {shape}) outside the shard")
