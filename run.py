@@ -8,7 +8,7 @@ Each job writes ``results.json`` (with its signature), ``results.md`` and the re
 into its Hydra output folder (see :mod:`gec_meta.cli.run`).
 """
 
-from gec_meta.cli.run import main
+from gec_meta.cli.run import console_main
 
 if __name__ == "__main__":
-    main()
+    console_main()

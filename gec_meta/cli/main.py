@@ -49,6 +49,7 @@ from gec_meta.data.m2 import read_hypothesis_m2
 from gec_meta.data.datasets import Dataset
 from gec_meta.data.refsets import read_references  # noqa: F401  (read_references: public here too)
 from gec_meta.cli.options import add_input_options, metric_options  # noqa: F401  (public here too)
+from gec_meta.cli.process_end import freeze_heap
 from gec_meta.cli.errors import install_warning_format, interrupted, reliable_ctrl_c, report
 from gec_meta.errors import ConfigError
 from gec_meta.meta.task import Task
@@ -263,7 +264,9 @@ def console_main() -> int:
     a Ctrl-C that no callback can swallow (:func:`gec_meta.cli.errors.reliable_ctrl_c`)."""
     install_warning_format()
     with reliable_ctrl_c():
-        return main()
+        status = main()
+    freeze_heap()  # a quick exit: gec_meta.cli.process_end
+    return status
 
 
 if __name__ == "__main__":

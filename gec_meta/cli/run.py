@@ -41,6 +41,7 @@ import gec_meta.stopwatch as gm_stopwatch
 from gec_meta.cache import text_hash
 from gec_meta.cli import errors as cli_errors
 from gec_meta.cli.hydra_once import compose_once
+from gec_meta.cli.process_end import freeze_heap
 from gec_meta.cli.resume import RESULTS_FILE, publish, stale_reason
 from gec_meta.config import (CONFIG_MODULE, CONFIG_PATH, auto_threads_as_null, check_choices, check_instance,
                              check_override_options, group_options, instantiate_as, metrics_chosen,
@@ -285,6 +286,13 @@ def main() -> None:
         _main(chosen)
 
 
+def console_main() -> None:
+    """Console entry ``gec-meta-run`` (and the checkout's ``run.py``): :func:`main`, then the
+    process's objects frozen for a quick exit (:func:`gec_meta.cli.process_end.freeze_heap`)."""
+    main()
+    freeze_heap()
+
+
 def _main(chosen) -> None:
     """:func:`main` after its set-up: the job or sweep, a Ctrl-C's line, a user error's line."""
     try:
@@ -315,4 +323,4 @@ def _main(chosen) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    console_main()
