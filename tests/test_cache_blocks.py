@@ -121,3 +121,26 @@ def test_a_forged_shape_in_the_index_drops_the_shard(tmp_path, shape):
         again = ArrayStore("ns", root=tmp_path)
     assert again.get("a") is None and again.get("b") is None
     assert not index_file.exists()
+
+
+def test_a_forged_block_before_the_buffer_drops_the_shard(tmp_path):
+    """A block with a negative start, its entries inside it and its checksum that of the empty
+    slice ``buf[-32:0]`` passed every check, and numpy read ``buf[-32:-16]``: another array's
+    values, from the buffer's end.  Blocks must lie within their shard."""
+    import json
+
+    cache._REPORTED.clear()
+    arrays, flat, shapes = _batch(np.random.default_rng(6), [4, 4])
+    store = ArrayStore("ns", root=tmp_path)
+    store.put_block(["a", "b"], flat, shapes)
+    store.flush()
+    (index_file,) = store.folder.glob("*" + entries.INDEX_SUFFIX)
+    _, payload = entries._unseal("ns", index_file.read_bytes())
+    index = json.loads(bytes(payload))
+    index["blocks"][0] = [-32, 32, entries.checksum(memoryview(b""))]
+    index["entries"]["a"][0], index["entries"]["b"][0] = -32, -16
+    index_file.write_bytes(entries._seal("ns", json.dumps(index).encode()))
+    with pytest.warns(CacheWarning, match="outside its shard"):
+        again = ArrayStore("ns", root=tmp_path)
+    assert again.get("a") is None and again.get("b") is None
+    assert not index_file.exists()

@@ -104,6 +104,8 @@ class ArrayStore:
         else (a forged or damaged index), and on an entry outside its block."""
         size = int(index["size"])
         blocks = [(int(o), int(n), str(c)) for o, n, c in index["blocks"]]
+        if any(o < 0 or n < 0 or o + n > size for o, n, _ in blocks):
+            raise CorruptEntry("a block lies outside its shard")
         entries = {}
         # ~90,000 entries in a namespace after a few datasets: plain Python ints throughout
         # (~2.4 us an entry; numpy's prod took ~6); exact, so a forged shape cannot wrap around
