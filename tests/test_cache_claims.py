@@ -195,6 +195,19 @@ def test_a_dead_pid_of_this_host_is_taken_over_at_once(tmp_path):
     assert time.monotonic() - t < 1.0
 
 
+@pytest.mark.parametrize("pid", [0, -1, True], ids=["zero", "negative", "bool"])
+def test_a_claim_whose_pid_names_no_process_is_stale_when_nobody_touched_it(tmp_path, monkeypatch, pid):
+    """``os.kill(0, 0)`` (and -1, and True == 1 read as a pid) succeed: such a claim of this host
+    looked alive for ever, and its waiters waited the maximum wait (30 min by default).  It is
+    judged like another host's claim instead: stale once nobody touched it for a minute."""
+    monkeypatch.setenv("GEC_META_CLAIM_WAIT", "5")  # a regression fails in seconds, not 30 min
+    _hold(tmp_path, "k", {"pid": pid, "host": socket.gethostname(), "pid_start": None},
+          age=claims.STALE_AFTER_S + 5)
+    t = time.monotonic()
+    assert _fill_one(tmp_path, "k") == [[0]]
+    assert time.monotonic() - t < 1.0
+
+
 @dataclasses.dataclass(frozen=True)
 class _Chars(Metric):
     """The characters of each hypothesis, at once (the job script's metric without the sleep)."""

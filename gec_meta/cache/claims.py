@@ -78,6 +78,12 @@ def _process_start(pid: int) -> str | None:
         return None
 
 
+def _is_pid(value) -> bool:
+    """Whether a claim's ``pid`` can name one process: a positive int (``os.kill`` reads 0 and
+    negative numbers as process groups, so a claim holding one would look alive for ever)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
 def _alive(pid: int, start: str | None) -> bool:
     """Whether process ``pid`` of this host runs, and is the one that started at ``start``."""
     try:
@@ -146,8 +152,9 @@ class Claims:
             owner = json.loads(raw) if raw else None
         except ValueError:
             owner = None
-        if not isinstance(owner, dict) or owner.get("host") != _HOST or not isinstance(owner.get("pid"), int):
-            # another host (or a claim being written): stale only when nobody touched it for long
+        if not isinstance(owner, dict) or owner.get("host") != _HOST or not _is_pid(owner.get("pid")):
+            # another host (or a claim being written, or a pid no process can have): stale only
+            # when nobody touched it for long
             if time.time() - mtime < STALE_AFTER_S:
                 return False
         elif _alive(owner["pid"], owner.get("pid_start")):
@@ -169,7 +176,8 @@ class Claims:
         aside.unlink(missing_ok=True)
         COUNTERS["claims_recovered"] += 1
         log.warning("gec-meta cache: took over the claim %s of a dead job (%s)", path,
-                    f"pid {owner['pid']} on {_HOST}" if isinstance(owner, dict) and owner.get("host") == _HOST
+                    f"pid {owner['pid']} on {_HOST}"
+                    if isinstance(owner, dict) and owner.get("host") == _HOST and _is_pid(owner.get("pid"))
                     else f"not touched for {time.time() - mtime:.0f} s")
         return True
 
