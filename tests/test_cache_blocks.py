@@ -144,3 +144,36 @@ def test_a_forged_block_before_the_buffer_drops_the_shard(tmp_path):
         again = ArrayStore("ns", root=tmp_path)
     assert again.get("a") is None and again.get("b") is None
     assert not index_file.exists()
+
+
+def test_every_index_entry_the_store_accepts_lies_within_its_shard():
+    """Property (hypothesis): any shard index of small random integers (negative, zero, huge,
+    overlapping blocks, entries anywhere) is either refused with :class:`CorruptEntry` or every
+    entry it accepts addresses a slice inside its block, inside the buffer -- so a read can
+    neither reach outside its block's checksum nor come back shorter than its shape."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from gec_meta.cache.entries import CorruptEntry, _size
+
+    ints = st.one_of(st.integers(-40, 80), st.sampled_from([2**31, 2**62, -(2**62)]))
+    blocks = st.lists(st.tuples(ints, ints), min_size=1, max_size=3)
+    shapes = st.lists(ints, min_size=0, max_size=3)
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(size=ints, blocks=blocks,
+           entries=st.lists(st.tuples(ints, shapes, st.integers(-2, 3)), min_size=0, max_size=4))
+    def check(size, blocks, entries):
+        index = {"size": size, "blocks": [[o, n, "crc32:00000000"] for o, n in blocks],
+                 "entries": {f"k{i}": [o, s, b] for i, (o, s, b) in enumerate(entries)}}
+        try:
+            size_, blocks_, parsed = ArrayStore._parse_index(index)
+        except (CorruptEntry, IndexError):
+            return
+        for offset, shape, block in parsed.values():
+            start, length, _ = blocks_[block]
+            assert 0 <= block and 0 <= start and start + length <= size_
+            assert all(d >= 0 for d in shape)
+            assert start <= offset and offset + _size(shape) <= start + length
+
+    check()
