@@ -100,11 +100,10 @@ def test_a_corrupt_block_drops_its_shard(tmp_path):
     assert not npy.exists()  # dropped: recomputed next time
 
 
-@pytest.mark.parametrize("shape", [[-4, 4], [2**62, 2**62]], ids=["negative", "wraps-int64"])
-def test_a_forged_shape_in_the_index_drops_the_shard(tmp_path, shape):
-    """An index entry whose shape has a negative dimension, or one whose element count wraps
-    around to 0 in int64 arithmetic, lies outside its block: the shard is dropped, never read
-    (before, both passed the bounds check)."""
+def _refused_after(tmp_path, forge, message: str) -> None:
+    """Store two arrays as one block, rewrite the shard's index with ``forge(index)`` (resealed:
+    a valid checksum), and check that opening the store refuses the shard with ``message``:
+    dropped, neither array read."""
     import json
 
     cache._REPORTED.clear()
@@ -115,35 +114,36 @@ def test_a_forged_shape_in_the_index_drops_the_shard(tmp_path, shape):
     (index_file,) = store.folder.glob("*" + entries.INDEX_SUFFIX)
     _, payload = entries._unseal("ns", index_file.read_bytes())
     index = json.loads(bytes(payload))
-    index["entries"]["b"][1] = shape
+    forge(index)
     index_file.write_bytes(entries._seal("ns", json.dumps(index).encode()))
-    with pytest.warns(CacheWarning, match="outside its block"):
+    with pytest.warns(CacheWarning, match=message):
         again = ArrayStore("ns", root=tmp_path)
     assert again.get("a") is None and again.get("b") is None
     assert not index_file.exists()
+
+
+@pytest.mark.parametrize("shape", [[-4, 4], [2**62, 2**62]], ids=["negative", "wraps-int64"])
+def test_a_forged_shape_in_the_index_drops_the_shard(tmp_path, shape):
+    """An index entry whose shape has a negative dimension, or one whose element count wraps
+    around to 0 in int64 arithmetic, lies outside its block: the shard is dropped, never read
+    (before, both passed the bounds check)."""
+
+    def forge(index):
+        index["entries"]["b"][1] = shape
+
+    _refused_after(tmp_path, forge, "outside its block")
 
 
 def test_a_forged_block_before_the_buffer_drops_the_shard(tmp_path):
     """A block with a negative start, its entries inside it and its checksum that of the empty
     slice ``buf[-32:0]`` passed every check, and numpy read ``buf[-32:-16]``: another array's
     values, from the buffer's end.  Blocks must lie within their shard."""
-    import json
 
-    cache._REPORTED.clear()
-    arrays, flat, shapes = _batch(np.random.default_rng(6), [4, 4])
-    store = ArrayStore("ns", root=tmp_path)
-    store.put_block(["a", "b"], flat, shapes)
-    store.flush()
-    (index_file,) = store.folder.glob("*" + entries.INDEX_SUFFIX)
-    _, payload = entries._unseal("ns", index_file.read_bytes())
-    index = json.loads(bytes(payload))
-    index["blocks"][0] = [-32, 32, entries.checksum(memoryview(b""))]
-    index["entries"]["a"][0], index["entries"]["b"][0] = -32, -16
-    index_file.write_bytes(entries._seal("ns", json.dumps(index).encode()))
-    with pytest.warns(CacheWarning, match="outside its shard"):
-        again = ArrayStore("ns", root=tmp_path)
-    assert again.get("a") is None and again.get("b") is None
-    assert not index_file.exists()
+    def forge(index):
+        index["blocks"][0] = [-32, 32, entries.checksum(memoryview(b""))]
+        index["entries"]["a"][0], index["entries"]["b"][0] = -32, -16
+
+    _refused_after(tmp_path, forge, "outside its shard")
 
 
 def test_every_index_entry_the_store_accepts_lies_within_its_shard():
