@@ -152,12 +152,14 @@ class Claims:
             owner = json.loads(raw) if raw else None
         except ValueError:
             owner = None
-        if not isinstance(owner, dict) or owner.get("host") != _HOST or not _is_pid(owner.get("pid")):
-            # another host (or a claim being written, or a pid no process can have): stale only
-            # when nobody touched it for long
+        # The owner's pid when it names a process of this host; else (another host, a claim being
+        # written, a pid no process can have) the claim is stale only when nobody touched it for long.
+        local_pid = (owner["pid"] if isinstance(owner, dict) and owner.get("host") == _HOST
+                     and _is_pid(owner.get("pid")) else None)
+        if local_pid is None:
             if time.time() - mtime < STALE_AFTER_S:
                 return False
-        elif _alive(owner["pid"], owner.get("pid_start")):
+        elif _alive(local_pid, owner.get("pid_start")):
             return False
         # Move it aside and check it is the claim judged dead (another waiter may have replaced
         # it by a live one meanwhile); put a live one back.
@@ -176,8 +178,7 @@ class Claims:
         aside.unlink(missing_ok=True)
         COUNTERS["claims_recovered"] += 1
         log.warning("gec-meta cache: took over the claim %s of a dead job (%s)", path,
-                    f"pid {owner['pid']} on {_HOST}"
-                    if isinstance(owner, dict) and owner.get("host") == _HOST and _is_pid(owner.get("pid"))
+                    f"pid {local_pid} on {_HOST}" if local_pid is not None
                     else f"not touched for {time.time() - mtime:.0f} s")
         return True
 
