@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
 from gec_meta.cache.entries import (
-    COUNTERS, KV_SUFFIX, _NUMERIC, CorruptEntry, _drop, _LookupCounts, _plain, _seal, _shards, _try_write, _unseal,
-    _write_namespace,
+    COUNTERS, KV_SUFFIX, _NUMERIC, CorruptEntry, _drop, _LookupCounts, _plain, _seal, _shards, _size, _try_write,
+    _unseal, _write_namespace,
 )
 from gec_meta.cache.keys import cache_root, text_hash
 from gec_meta.cache.reads import read_entry
@@ -59,7 +58,7 @@ def _unpack_values(payload: memoryview) -> dict[str, Any]:
     region = payload[8 + size:]
     for key, (dtype, shape, offset) in doc["arrays"].items():
         dtype, shape = np.dtype(str(dtype)), tuple(int(n) for n in shape)
-        count = math.prod(shape)  # exact (Python ints): a forged shape cannot wrap around to a small count
+        count = _size(shape)
         if (dtype.kind not in _NUMERIC or min(shape, default=0) < 0 or not isinstance(offset, int)
                 or not 0 <= offset <= len(region) - count * dtype.itemsize):
             raise CorruptEntry(f"array {key[:16]}... ({dtype}, {shape}) outside the shard")
