@@ -84,6 +84,37 @@ def test_parse_workers_follow_threads(monkeypatch):
     assert seen == [1, 2, None]
 
 
+def test_parse_in_this_process_keeps_blas_within_threads(monkeypatch):
+    """threads=1 parses in this process (no pool): numpy's BLAS, which the pipeline computes
+    with, must run on one thread there too, not on one per core; and be given back after."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from gec_meta.edits import extract
+
+    def blas_threads() -> int:
+        return max(info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas")
+
+    seen = []
+
+    def parse(pairs, batch_size=256):
+        seen.append(blas_threads())
+        return [()] * len(pairs)
+
+    monkeypatch.setattr(extract, "annotate_pairs", parse)
+    monkeypatch.setattr(extract, "load_annotator", lambda: None)
+    from gec_meta import parallel
+
+    for module in (parallel, extract):  # a job on 4 cores
+        monkeypatch.setattr(module, "available_cores", lambda: 4)
+    pairs = {str(i): (f"a{i} b", f"a{i} c") for i in range(3)}
+    with threadpool_limits(3, user_api="blas"):
+        extract.ErrantExtractor(progress=False)._compute(dict(pairs), threads=1)
+        extract.ErrantExtractor(progress=False, workers=2)._compute(dict(pairs), threads=1)  # 3 pairs: here too
+        extract.ErrantExtractor(progress=False)._compute(dict(pairs), threads=4)  # all its cores: left alone
+        after = blas_threads()
+    assert (seen, after) == ([1, 2, 3], 3)
+
+
 def test_chunks_keep_sources_together_and_balance_tokens():
     from gec_meta.edits.extract import _split_by_source
 
