@@ -82,8 +82,8 @@ def main() -> int:
         para, m2 = work / "pairs.para", work / "pairs.m2"
         official_para(pairs, para)
         t = time.perf_counter()
-        theirs = timed([args.official_python, "parallel_to_m2.py", "-f", str(para), "-o", str(m2), "-g", "char"],
-                       env={"PYTHONPATH": args.official_pythonpath}, cwd=args.official)
+        timed([args.official_python, "parallel_to_m2.py", "-f", str(para), "-o", str(m2), "-g", "char"],
+              env={"PYTHONPATH": args.official_pythonpath}, cwd=args.official)
         theirs_wall = time.perf_counter() - t
         expected = official_edits(m2)
         got = [collections.Counter((e[0], e[1], e[5].replace(" ", ""), e[6].split("@")[0]) for e in x)

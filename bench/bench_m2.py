@@ -165,7 +165,6 @@ def estimate_m2scorer(line: int, system: str) -> None:
     fw_step = _fw_step_seconds()
     lat = make_lattice(source, hyp)
     if isinstance(lat, BoundedLattice):
-        s, h = source.split(), hyp.split()
         V = len(lat.verts)
         print(f"  slowest pair is past the exact budget: V = {V} (bounded search used)")
         # exact arc count, counted without keeping the arcs would itself take ~1 min; we use

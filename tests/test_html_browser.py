@@ -159,7 +159,7 @@ def test_report_numbers_equal_results_json(browser, runs):
     result = json.loads(next((base / "single").rglob("results.json")).read_text())
     for i, (human, c) in enumerate(result["system"].items()):
         agree, total = map(int, re.match(r"(\d+) of (\d+) system pairs", page.locator(
-            f'p.note:text-matches("system pairs ordered alike")').nth(i).inner_text()).groups())
+            'p.note:text-matches("system pairs ordered alike")').nth(i).inner_text()).groups())
         assert total == 13 * 12 // 2 and agree / total == pytest.approx(c["pairwise_accuracy"], abs=1e-12)
     assert errors == []
 

@@ -61,7 +61,7 @@ def test_01_line_count_mismatch_in_system_output(fake_root, corrupt):
 
 
 def test_02_gjg15_submission_too_long(fake_root, corrupt):
-    path = corrupt("gjg15/original/official_submissions/AMU", lambda b: b + b"extra line\n")
+    corrupt("gjg15/original/official_submissions/AMU", lambda b: b + b"extra line\n")
     with pytest.raises(DataError, match=r"AMU: has 1313 lines, expected 1312"):
         load_gjg15(fake_root)
 
@@ -425,13 +425,13 @@ def test_127_empty_gmeg_source(fake_root, corrupt):
 def test_128_non_utf8_score_file(tmp_path):
     write_score_files(tmp_path, ["A"], np.zeros((1, 3)))
     (tmp_path / "A.seg.score").write_bytes(b"0.1\n0.2\n\xff0.3\n")
-    with pytest.raises(DataError, match=rf"A.seg.score:3: not valid UTF-8"):
+    with pytest.raises(DataError, match=r"A.seg.score:3: not valid UTF-8"):
         read_score_files(tmp_path, ["A"], 3)
 
 
 def test_129_utf16_score_file(tmp_path):
     (tmp_path / "A.seg.score").write_bytes("0.1\n0.2\n0.3\n".encode("utf-16-le"))
-    with pytest.raises(DataError, match=rf"A.seg.score:1: looks like UTF-16"):
+    with pytest.raises(DataError, match=r"A.seg.score:1: looks like UTF-16"):
         read_score_files(tmp_path, ["A"], 3)
 
 
@@ -440,9 +440,9 @@ def test_130_directory_named_like_a_score_file(tmp_path):
 
     write_score_files(tmp_path, ["A"], np.zeros((1, 3)))
     (tmp_path / "B.seg.score").mkdir()
-    with pytest.raises(DataError, match=rf"B.seg.score: is a directory"):
+    with pytest.raises(DataError, match=r"B.seg.score: is a directory"):
         FromFiles(str(tmp_path)).bind(["s"] * 3, None, None, systems=["A", "B"])
-    with pytest.raises(DataError, match=rf"B.seg.score: is a directory"):
+    with pytest.raises(DataError, match=r"B.seg.score: is a directory"):
         read_score_files(tmp_path, ["A", "B"], 3)
 
 
@@ -501,17 +501,17 @@ def _files_case(tiny, name):
     if name == "src_is_directory":
         return ["--src", tiny, "--hyp", a, "--ref", ref], rf"{tiny}: is a directory, expected a file"
     if name == "hyp_missing":
-        return ["--src", src, "--hyp", tiny / "C.txt", "--ref", ref], rf"C.txt: no such file"
+        return ["--src", src, "--hyp", tiny / "C.txt", "--ref", ref], r"C.txt: no such file"
     if name == "empty_src":
         src.write_text("")
-        return ["--src", src, "--hyp", a, "--ref", ref], rf"src.txt: has no lines: an empty corpus"
+        return ["--src", src, "--hyp", a, "--ref", ref], r"src.txt: has no lines: an empty corpus"
     if name == "m2_of_other_sentences":
         ref.write_text(_M2_TWO.replace("He go home", "She go home"))
-        return ["--src", src, "--hyp", a, b, "--ref", ref], rf"refs.m2:4: S line of sentence 2 is not the source sentence 2"
+        return ["--src", src, "--hyp", a, b, "--ref", ref], r"refs.m2:4: S line of sentence 2 is not the source sentence 2"
     if name == "m2_in_other_order":
         blocks = _M2_TWO.strip("\n").split("\n\n")
         ref.write_text(blocks[1] + "\n\n" + blocks[0] + "\n\n")
-        return ["--src", src, "--hyp", a, b, "--ref", ref], rf"refs.m2:1: S line of sentence 1 is not the source"
+        return ["--src", src, "--hyp", a, b, "--ref", ref], r"refs.m2:1: S line of sentence 1 is not the source"
     if name == "m2_and_text_refs":
         return ["--src", src, "--hyp", a, "--ref", ref, b], r"--ref: give either one M2 file"
     if name == "same_system_name":
@@ -520,7 +520,7 @@ def _files_case(tiny, name):
         return ["--src", src, "--hyp", a, tiny / "x" / "A.txt", "--ref", ref], r"two systems share a file name"
     if name == "utf16_hypothesis":
         b.write_bytes(b.read_text().encode("utf-16-le"))
-        return ["--src", src, "--hyp", a, b, "--ref", ref], rf"B.txt:1: looks like UTF-16"
+        return ["--src", src, "--hyp", a, b, "--ref", ref], r"B.txt:1: looks like UTF-16"
     if name == "hyp_too_short":
         b.write_text(_SRC_TWO[0] + "\n")
         return ["--src", src, "--hyp", a, b, "--ref", ref], r"mismatched number of lines"

@@ -17,7 +17,6 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from gec_meta.cli.errors import error_line

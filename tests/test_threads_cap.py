@@ -43,7 +43,7 @@ def test_a_huge_threads_is_capped_at_the_cores_and_said_once(two_cores, caplog):
     # (uncapped: min(100000, 64 chunks) = 64 workers with 100000 // 64 = 1562 threads each)
     for out in (first, second):
         assert len({pid for pid, _, _ in out}) <= 2
-        assert {(blas, torch) for _, blas, torch in out} == {(1, 1)}
+        assert {(blas, torch_threads) for _, blas, torch_threads in out} == {(1, 1)}
     lines = [r.getMessage() for r in caplog.records if "threads=100000" in r.getMessage()]
     assert len(lines) == 1
     assert lines[0].startswith("threads=100000 is more than the 2 core(s) this process may use (")
