@@ -17,8 +17,8 @@ from gec_meta.metrics.edit.m2 import M2, m2_corpus_prf
 def sent_m2():
     return M2(level="sentence")
 from gec_meta.edits.m2scorer import (
-    EPSILON, NOOP, SUB, TYPE_NAMES, BoundedLattice, _lattice_edge_pair, _lattice_edges, build_lattice,
-    choose_annotator, m2_sentence, score_annotator,
+    EPSILON, NOOP, SUB, TYPE_NAMES, BoundedLattice, Lattice, _lattice_edge_pair, _lattice_edges, best_path,
+    build_lattice, choose_annotator, m2_sentence, score_annotator,
 )
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -274,6 +274,50 @@ def test_fast_equals_literal_oracle(seed, alpha, size):
         lat = build_lattice(src, hyp, maxu)
         assert len(lat.order) == len_e
         assert list(score_annotator(lat, gold).hyp_edits) == want, (src, hyp, gold, maxu)
+
+
+def _literal_bellman_ford(lat: Lattice, weights: list[float]) -> list[int]:
+    """m2scorer's ``best_edit_seq_bf`` as written: |V|-1 rounds over ``E`` in list order, the
+    predecessor replaced on every strict improvement; the arcs of the path to the last vertex."""
+    V = len(lat.verts)
+    dist, pred = [float("inf")] * V, [-1] * V
+    dist[0] = 0
+    for _ in range(V - 1):
+        for p, a in enumerate(lat.order):
+            c = dist[lat.arc_src[a]] + weights[p]
+            if c < dist[lat.arc_dst[a]]:
+                dist[lat.arc_dst[a]], pred[lat.arc_dst[a]] = c, a
+    path, v = [], V - 1
+    while pred[v] >= 0:
+        path.append(pred[v])
+        v = lat.arc_src[pred[v]]
+    return path[::-1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_best_path_replays_bellman_ford_over_many_rounds(seed):
+    """best_path's event-driven replay against the literal Bellman-Ford, on DAGs whose ``E``
+    lists arcs in random order (some twice), so that vertices improve several times, within a
+    round and across rounds, with tied and float-rounded weights: the same path, ties included.
+    (The lattices of real sentences converge in one or two rounds; these take up to |V| - 1.)"""
+    rng = random.Random(seed)
+    for _ in range(150):
+        V = rng.randint(2, 12)
+        arcs = sorted({(u, v) for u in range(V) for v in range(u + 1, V) if rng.random() < 0.5} | {(0, V - 1)})
+        order = [a for a in range(len(arcs)) for _ in range(1 + (rng.random() < 0.3))]
+        rng.shuffle(order)
+        out_pos = [[] for _ in range(V)]
+        for p, a in enumerate(order):
+            out_pos[arcs[a][0]].append(p)
+        weights = [rng.choice([1, 2, 3, 1 + EPSILON, 2 + 2 * EPSILON, -len(order)]) for _ in order]
+        by_arc = {}
+        for p, a in enumerate(order):
+            by_arc.setdefault(a, weights[p])
+        weights = [by_arc[a] for a in order]  # an arc's weight is the same at each occurrence
+        lat = Lattice([], [], [(k, 0) for k in range(V)], [u for u, _ in arcs], [v for _, v in arcs],
+                      [1] * len(arcs), [SUB] * len(arcs), [order.count(a) for a in range(len(arcs))], order,
+                      [by_arc[a] for a in range(len(arcs))], out_pos)
+        assert best_path(lat, {}) == _literal_bellman_ford(lat, weights), (V, arcs, order, weights)
 
 
 def test_bounded_lattice_agrees_on_counts_mostly():
