@@ -27,8 +27,9 @@ Our implementation computes the same arcs, weights and path, but
   sorted (= topological) order, and at time ``k`` every arc (i, k) is final while (k, j) can
   only be an original edge; so the transitive arcs from each vertex ``i`` are found by a single
   forward sweep that ends at the furthest vertex reachable within the noop budget (no V^3 loop);
-* the search is a shortest path over the vertices in topological order, O(E) instead of
-  Bellman-Ford's O(V E).
+* the search replays only those of Bellman-Ford's relaxations that can change something (an
+  edge whose tail improved since it was last relaxed, once however often the tail improved), in
+  Bellman-Ford's own (round, position) order: O(improvements x out-degree) instead of O(V E).
 
 Every quirk of m2scorer that can change a number is reproduced (each is marked ``QUIRK``):
 edges present in both lattices appear twice in ``E`` (``merge_graph`` tests ``e not in V``) and so
@@ -329,7 +330,8 @@ def build_lattice(
         last = i
         for j, c, t in out[i]:
             dist[j], count[j], kind[j] = 1, c, t
-            last = max(last, j)
+            if j > last:
+                last = j
         k = i + 1
         while k <= last:
             dk = dist[k]
