@@ -40,9 +40,15 @@ for s in ${SHAPES:-base large}; do shapes+=(--random-init "$s"); done
 status=$?
 tail -n 25 "$OUT/bench_gpu.log"
 # which pass shapes give a text the same bits on this device (plain transformers; seconds on a GPU)
+# (on a machine without CUDA, e.g. a CPU dry run of this script, bert-base and bert-large passes of
+# every shape take tens of minutes: skipped)
 if [ "${BATCH_SHAPES:-1}" != 0 ]; then
-    "$PY" bench/gpu_batch_shapes.py --json "$OUT/batch_shapes.json" > "$OUT/batch_shapes.log" 2>&1 \
-        || echo "bench/gpu_batch_shapes.py failed (see $OUT/batch_shapes.log)"
+    if "$PY" -c 'import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+        "$PY" bench/gpu_batch_shapes.py --json "$OUT/batch_shapes.json" > "$OUT/batch_shapes.log" 2>&1 \
+            || echo "bench/gpu_batch_shapes.py failed (see $OUT/batch_shapes.log)"
+    else
+        echo "no CUDA device: bench/gpu_batch_shapes.py skipped"
+    fi
 fi
 echo "total: $(( $(date +%s) - start )) s, bench exit status $status"
 echo
