@@ -296,10 +296,11 @@ def _literal_bellman_ford(lat: Lattice, weights: list[float]) -> list[int]:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_best_path_replays_bellman_ford_over_many_rounds(seed):
-    """best_path's event-driven replay against the literal Bellman-Ford, on DAGs whose ``E``
-    lists arcs in random order (some twice), so that vertices improve several times, within a
-    round and across rounds, with tied and float-rounded weights: the same path, ties included.
-    (The lattices of real sentences converge in one or two rounds; these take up to |V| - 1.)"""
+    """best_path (which stops at the first round without an improvement) against the literal
+    Bellman-Ford's |V| - 1 rounds, on DAGs whose ``E`` lists arcs in random order (some twice),
+    so that vertices improve several times, within a round and across rounds, with tied and
+    float-rounded weights: the same path, ties included.  (The lattices of real sentences
+    converge within 9 rounds; these take up to |V| - 1.)"""
     rng = random.Random(seed)
     for _ in range(150):
         V = rng.randint(2, 12)

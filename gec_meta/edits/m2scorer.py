@@ -27,9 +27,8 @@ Our implementation computes the same arcs, weights and path, but
   sorted (= topological) order, and at time ``k`` every arc (i, k) is final while (k, j) can
   only be an original edge; so the transitive arcs from each vertex ``i`` are found by a single
   forward sweep that ends at the furthest vertex reachable within the noop budget (no V^3 loop);
-* the search replays only those of Bellman-Ford's relaxations that can change something (an
-  edge whose tail improved since it was last relaxed, once however often the tail improved), in
-  Bellman-Ford's own (round, position) order: O(improvements x out-degree) instead of O(V E).
+* the search is m2scorer's Bellman-Ford itself, stopped after the first round that improves
+  nothing (real lattices converge within 9 rounds) instead of running all |V| - 1.
 
 Every quirk of m2scorer that can change a number is reproduced (each is marked ``QUIRK``):
 edges present in both lattices appear twice in ``E`` (``merge_graph`` tests ``e not in V``) and so
@@ -48,8 +47,7 @@ code points).
 
 from __future__ import annotations
 
-import heapq
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -473,13 +471,15 @@ def _gold_weights(lat: Lattice, gold: Sequence[tuple[int, int, tuple[str, ...]]]
 def best_path(lat: Lattice, override: dict[int, float]) -> list[int]:
     """The arcs of m2scorer's best edit path (``best_edit_seq_bf``), from (0, 0) to (n, m).
 
-    An event-driven simulation of m2scorer's Bellman-Ford with the *same* outcome, ties
-    included: BF sweeps ``E`` in list order for |V|-1 rounds and records a predecessor on every
-    strict improvement; a relaxation can only change something if its tail changed since that
-    edge was last relaxed, so we only replay those, in BF's (round, position) order.  This keeps
-    every float-level detail (two mathematically equal paths whose float sums differ in the last
-    bit, a relaxation from a not-yet-final tail that already reaches the final value, ...)
-    while doing O(changes x out-degree) work instead of O(V E).
+    m2scorer's Bellman-Ford as it is written: rounds of relaxations over ``E`` in list order, the
+    predecessor replaced on every strict improvement, so every tie and every float sum is
+    m2scorer's.  It stops after the first round that improves nothing, where m2scorer goes on
+    to |V| - 1 rounds: a round that changes nothing leaves the same distances for the next one,
+    which therefore changes nothing either.  The lattices of real data converge within a few
+    rounds (at most 9 over the 44,615 searches of GJG15, SEEDA and GMEG-Wiki/FCE, 3 for the
+    largest, 155,461 arcs), so this is faster than what the function did before, replaying
+    through a heap only the relaxations that could change something: the same paths, 1.7 s
+    instead of 3.0 s for all those searches.
 
     Args:
         lat: the lattice.
@@ -496,46 +496,19 @@ def best_path(lat: Lattice, override: dict[int, float]) -> list[int]:
     base = lat.base_weight
     order = lat.order
     src_, dst_ = lat.arc_src, lat.arc_dst
-    out_pos = lat.out_pos
-    wt = [override.get(a, base[a]) for a in order] if override else [base[a] for a in order]
-    # The relaxations to replay, in (round, position) order, each as the int round * L +
-    # position (position < L): the same order as the pairs, compared as ints (~2x faster heap).
-    L = len(order)
-    heap = list(out_pos[0])  # round 0
-    heapq.heapify(heap)
-    end = (V - 1) * L  # rounds 0 .. |V|-2
-    pop, push = heapq.heappop, heapq.heappush
-    # A vertex improved again before its out-edges were replayed needs each of them replayed
-    # once, not once per improvement (the second replay of the same (round, position) finds
-    # nothing to improve): ``scheduled[v]`` is the key of v's last improvement, and only the
-    # out-edges whose replay came since then are scheduled again.  Half of the replays of the
-    # largest CoNLL-2014 lattice (NTHU, sentence 41) were such repeats.
-    scheduled = [-1] * V
-    while heap:
-        key = pop(heap)
-        if key >= end:
+    weights = [override.get(a, base[a]) for a in order] if override else [base[a] for a in order]
+    tails = [src_[a] for a in order]
+    heads = [dst_[a] for a in order]
+    for _ in range(V - 1):
+        improved = False
+        for u, v, w, a in zip(tails, heads, weights, order):
+            c = dist[u] + w
+            if c < dist[v]:
+                dist[v] = c
+                pred[v] = a
+                improved = True
+        if not improved:
             break
-        p = key % L
-        a = order[p]
-        u, v = src_[a], dst_[a]
-        c = dist[u] + wt[p]
-        if c < dist[v]:
-            dist[v] = c
-            pred[v] = a
-            this_round = key - p
-            outs = out_pos[v]
-            last = scheduled[v]
-            scheduled[v] = key
-            if 0 <= last and key - last < L:
-                # replays of v's out-edges pending since ``last`` lie in (last, key): those
-                # positions were replayed already and come again; the others are still queued
-                lp = last % L
-                if last - lp == this_round:  # same round: positions (lp, p)
-                    outs = outs[bisect_right(outs, lp):bisect_left(outs, p)]
-                else:  # the previous round: positions (lp, L) and [0, p)
-                    outs = outs[bisect_right(outs, lp):] + outs[:bisect_left(outs, p)]
-            for q in outs:
-                push(heap, this_round + q if q > p else this_round + L + q)
     path = []
     w = V - 1
     while True:
