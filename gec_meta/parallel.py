@@ -21,6 +21,10 @@ processes:
   (:func:`cap_threads`: ``threads=100000`` becomes them, said once in the log), and each
   worker runs its BLAS/OpenMP (and torch, if loaded) on ``threads // workers`` threads
   (threadpoolctl, torch in the worker initializer), so workers x threads <= ``threads``.
+  Work done in this process (no pool) runs its BLAS on at most ``threads`` threads
+  (:func:`blas_within`).  The native thread caps of the package are all here:
+  :func:`blas_within` for a block of work, :func:`cap_process_threads` for a whole process
+  (a ``gec-meta-run`` job, a spawned worker).
 * **Errors** raised in a worker reach the caller as the same exception (type, message,
   attributes such as a :class:`~gec_meta.errors.DataError`'s file and line; its ``__cause__``
   holds the worker's traceback).  One that cannot cross a process boundary (pickling) is
@@ -48,7 +52,7 @@ import logging
 import math
 import os
 import sys
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 log = logging.getLogger("gec_meta")
 
@@ -284,9 +288,46 @@ def _init_worker(fn, context, chunks, threads_each: int, forked: bool) -> None:
     # reports it in one line, instead of each worker printing a KeyboardInterrupt traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if not forked:
-        _thread_caps(threads_each).__enter__()
+        cap_process_threads(threads_each)
     elif "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(threads_each)
+
+
+@contextlib.contextmanager
+def blas_within(threads: int, *, always: bool = False) -> Iterator[None]:
+    """This process's BLAS (numpy's; every BLAS threadpoolctl finds) on at most ``threads``
+    threads inside the block, restored after: for work a stage runs in this process.
+
+    BLAS starts a thread per core by default, so a job limited below its cores (``threads=1``
+    on a 2-core machine) would otherwise use them all: ERRANT's parse in this process, which
+    multiplies through numpy's OpenBLAS (:func:`gec_meta.edits.spacy_speed.use_numpy_blas`),
+    took 5.9-6.4 s of CPU for 3.7-3.9 s of wall with ``threads=1`` (cold SEEDA Base, 2 cores,
+    2026-11-30).  The cap costs a threadpoolctl scan (~10 ms), so a job on all its cores, and a
+    worker of :func:`parallel_map` (capped at its share when it started), skip it.
+
+    Args:
+        threads: the most BLAS threads.
+        always: cap even on all the cores: a stage whose numbers must not depend on BLAS
+            threading (BERTScore's greedy matching runs on one thread wherever it runs).
+    """
+    if not always and (_IN_WORKER or threads >= available_cores()):
+        yield
+        return
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(threads, user_api="blas"):
+        yield
+
+
+def cap_process_threads(threads: int | str | None) -> None:
+    """Cap this process's native thread pools -- BLAS and OpenMP (threadpoolctl) and torch's, if
+    loaded -- at ``threads`` (itself capped at the cores, :func:`cap_threads`) for the rest of
+    its life; nothing for None or ``"auto"``.  Process state: for the edge that owns the
+    process (``gec-meta-run``'s job: parallel sweeps share the cores), never for a library
+    call.  An encoder loaded later caps torch's threads from its own ``threads`` option."""
+    n = cap_threads(threads)
+    if n is not None:
+        _thread_caps(n).__enter__()
 
 
 @contextlib.contextmanager
@@ -383,7 +424,8 @@ def parallel_map(
         progress: show a progress bar (on a terminal or in a notebook) once the work has
             lasted a second.
         blas_threads: BLAS/OpenMP/torch threads of each worker (None: its share, threads // workers;
-            1 for a stage whose numbers must not depend on BLAS threading).
+            1 for a stage whose numbers must not depend on BLAS threading), and BLAS threads of
+            the work if it runs in this process (None: at most ``threads``; :func:`blas_within`).
 
     Returns:
         shape (I,): ``fn``'s result of every item.
@@ -399,7 +441,8 @@ def parallel_map(
         raise ValueError(f"work has {len(weights)} estimates for {count} items")
     total = sum(weights)
     if total < min_work:
-        return _checked(fn(context, list(range(count))), count)
+        with blas_within(blas_threads or resolve_threads(threads), always=blas_threads is not None):
+            return _checked(fn(context, list(range(count))), count)
     if chunks is None:
         chunk_list = contiguous_chunks(weights, MAX_CHUNKS)
     else:
@@ -417,10 +460,11 @@ def parallel_map(
     bar = _bar(count, desc, unit, workers) if progress else None
     try:
         if workers == 1:
-            for c in chunk_list:
-                _place(results, c, fn(context, c))
-                if bar is not None:
-                    bar.update(len(c))
+            with blas_within(blas_threads or allowed, always=blas_threads is not None):
+                for c in chunk_list:
+                    _place(results, c, fn(context, c))
+                    if bar is not None:
+                        bar.update(len(c))
         else:
             log.debug("%s: %d items in %d chunks, %d %s workers", desc or fn.__name__, count, len(chunk_list),
                       workers, method)

@@ -104,8 +104,7 @@ def test_parse_in_this_process_keeps_blas_within_threads(monkeypatch):
     monkeypatch.setattr(extract, "load_annotator", lambda: None)
     from gec_meta import parallel
 
-    for module in (parallel, extract):  # a job on 4 cores
-        monkeypatch.setattr(module, "available_cores", lambda: 4)
+    monkeypatch.setattr(parallel, "available_cores", lambda: 4)  # a job on 4 cores
     pairs = {str(i): (f"a{i} b", f"a{i} c") for i in range(3)}
     with threadpool_limits(3, user_api="blas"):
         extract.ErrantExtractor(progress=False)._compute(dict(pairs), threads=1)

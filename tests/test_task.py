@@ -115,7 +115,7 @@ def test_importing_the_library_sets_no_process_state():
         "assert 'matplotlib.pyplot' not in sys.modules, 'pyplot imported'\n"
         "assert matplotlib.rcParams._get('backend') == before, 'backend selected at import'\n"
         "os.environ.pop('GEC_META_THREADS', None)\n"
-        "gec_meta.cli.run.limit_threads(1)\n"
+        "gec_meta.cli.run.cap_process_threads(1)\n"
         "assert 'GEC_META_THREADS' not in os.environ\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)

@@ -94,3 +94,28 @@ def test_run_py_accepts_auto_and_caps_a_huge_threads(data_root, tmp_path):
         capped = [line for line in (proc.stdout + proc.stderr).splitlines() if "threads=100000 is more than" in line]
         assert len(capped) == (1 if threads == "100000" else 0)
     assert results["auto"]["system"] == results["100000"]["system"]
+
+
+def _blas_threads_seen(context, idx):
+    from threadpoolctl import threadpool_info
+
+    return [max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")] * len(idx)
+
+
+def test_work_done_in_this_process_keeps_its_blas_within_threads(monkeypatch):
+    """No pool (one thread allowed, or work below ``min_work``): the stage's BLAS runs on at
+    most ``threads`` threads here too, on ``blas_threads`` where the stage asks for it, and
+    the caller's setting is given back; a job on all its cores is left alone."""
+    pytest.importorskip("threadpoolctl")
+    from threadpoolctl import threadpool_limits
+
+    monkeypatch.setattr(parallel, "available_cores", lambda: 4)  # a job on 4 cores
+    seen = []
+    with threadpool_limits(3, user_api="blas"):
+        for kwargs in (dict(threads=1), dict(threads=2, min_work=1e9), dict(threads=None, blas_threads=1),
+                       dict(threads=4, min_work=1e9), dict(threads=None, min_work=1e9)):
+            seen.append(parallel.parallel_map(_blas_threads_seen, 5, **kwargs)[0])
+        after = _blas_threads_seen(None, [0])[0]
+    # threads=1 and 2 capped; blas_threads=1 capped on all the cores too; 4 = all cores and None
+    # (= the cores) left at the caller's 3
+    assert (seen, after) == ([1, 2, 1, 3, 3], 3)

@@ -51,27 +51,10 @@ from gec_meta.data.io import recording_inputs
 from gec_meta.errors import ConfigError
 from gec_meta.meta.task import Task, calibrate_epsilon
 from gec_meta.metrics.base import Metric
+from gec_meta.parallel import cap_process_threads
 from gec_meta.report.tables import single_run_markdown
 
 log = logging.getLogger("gec_meta")
-
-
-def limit_threads(threads: int | str) -> None:
-    """Cap torch and BLAS/OpenMP threads of this job (parallel sweeps share the cores) at
-    ``threads``, itself capped at the cores this process may use (logged once).
-
-    Process state, so only here at the Hydra edge; the metrics and encoders read their own
-    ``threads: ${threads}`` config option (no environment side channel)."""
-    from threadpoolctl import threadpool_limits
-
-    from gec_meta.parallel import cap_threads
-
-    n = cap_threads(threads)
-    if n is None:
-        return
-    threadpool_limits(limits=n)
-    if "torch" in sys.modules:
-        sys.modules["torch"].set_num_threads(n)
 
 
 #: The ``meta_eval`` keys that are :class:`Task` fields (checked there); the others are the job's
@@ -227,7 +210,9 @@ def run_job(cfg: DictConfig) -> dict:
             return previous
         log.warning("recomputing %s: %s", done, reason)
     if cfg.threads is not None:
-        limit_threads(cfg.threads)
+        # process state, so only here at the Hydra edge; the metrics and encoders read their own
+        # ``threads: ${threads}`` config option (no environment side channel)
+        cap_process_threads(cfg.threads)
     # gm_cache.COUNTERS, not a name imported into this module: the joblib launcher pickles
     # this function by value (with copies of the globals it names).
     cache_before = Counter(gm_cache.COUNTERS)

@@ -26,7 +26,7 @@ from gec_meta.edits.edit import Edit
 from gec_meta.edits.stored import EditTuple, StoredExtractor
 from gec_meta.errors import DataError
 from gec_meta.edits.spacy_speed import spacy_speedups
-from gec_meta.parallel import MAX_CHUNKS, available_cores, parallel_map, resolve_threads
+from gec_meta.parallel import MAX_CHUNKS, parallel_map
 
 #: The most tokens (whitespace-separated) a source or corrected text may have for ERRANT.
 #: ERRANT's rule merger (upstream ``errant/en/merger.py``) is super-cubic in the length of a run
@@ -227,27 +227,6 @@ def check_new_lengths(todo: dict[str, tuple[str, str]], pairs: Sequence[tuple[st
         raise SentenceTooLong(list(pairs).index(bad), exc.tokens, exc.target) from None
 
 
-@contextmanager
-def _blas_within(threads: int) -> Iterator[None]:
-    """numpy's BLAS on at most ``threads`` threads while the pipeline parses in this process.
-
-    The parse runs through numpy's BLAS (:func:`.spacy_speed.use_numpy_blas`).  ``parallel_map``
-    caps it in its workers, but with ``threads=1`` (or fewer than :data:`MIN_PARALLEL_PAIRS` new
-    pairs) the parse runs here, where OpenBLAS would start a thread per core: a cold SEEDA Base
-    run with ``Errant(threads=1)`` used 5.9-6.4 s of CPU for 3.7-3.9 s of wall (2 cores).
-    Capping costs a threadpoolctl scan (~10 ms), so only a job limited below its cores pays it.
-    The edits do not move: before this cap, ``tests/test_parallel.py``'s ERRANT test already gave
-    the same edits from this process's uncapped parse (``threads=1``) as from workers on one
-    BLAS thread each."""
-    if threads >= available_cores():
-        yield
-        return
-    from threadpoolctl import threadpool_limits
-
-    with threadpool_limits(threads, user_api="blas"):
-        yield
-
-
 class ErrantExtractor(StoredExtractor):
     """Batched, deduplicated, disk-cached ERRANT edit extraction.
 
@@ -309,10 +288,10 @@ class ErrantExtractor(StoredExtractor):
         # function of the pairs only, so every ``threads`` parses the same batches.
         chunks = _split_by_source(pairs, max(1, min(MAX_CHUNKS, len(pairs) // CHUNK_PAIRS)))
         threads = self.workers or threads
-        with _blas_within(resolve_threads(threads)):
-            results = parallel_map(_annotate_chunk, len(pairs), (pairs, self.batch_size), threads=threads,
-                                   min_work=MIN_PARALLEL_PAIRS, chunks=chunks, desc="ERRANT", unit="pair",
-                                   progress=self.progress)
+        # parsed here (threads=1, few pairs), numpy's BLAS stays within threads (parallel.blas_within)
+        results = parallel_map(_annotate_chunk, len(pairs), (pairs, self.batch_size), threads=threads,
+                               min_work=MIN_PARALLEL_PAIRS, chunks=chunks, desc="ERRANT", unit="pair",
+                               progress=self.progress)
         store = self.store
         for key, edits in zip(keys, results):
             store.put(key, edits)  # plain tuples: the on-disk format

@@ -32,7 +32,6 @@ when the encoder runs on a GPU, there in torch (:mod:`.greedy_device`, equal to 
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import math
 from collections import Counter
@@ -96,18 +95,6 @@ def greedy_prf(
     return p, r, f
 
 
-@contextlib.contextmanager
-def _single_thread_blas():
-    """Limit BLAS to one thread if threadpoolctl is installed (a no-op otherwise)."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - optional speed-up
-        yield
-        return
-    with threadpool_limits(1, user_api="blas"):
-        yield
-
-
 #: Work (candidate tokens x reference tokens, summed) from which the greedy matching starts
 #: worker processes: ~0.3 s of matching in one process (4-5e-8 CPU s per unit with 384-dim
 #: states, AMD EPYC).  Forking a process that holds torch and a model costs more than forking
@@ -136,10 +123,10 @@ def _score_grouped(
         by_ref.setdefault(b, []).append(k)
     groups = list(by_ref.items())
     work = [len(vecs[b]) * sum(len(vecs[pairs[k][0]]) for k in ks) for b, ks in groups]
-    with _single_thread_blas():
-        rows = parallel_map(_score_groups, len(groups), (pairs, vecs, weights, both_empty, groups),
-                            threads=threads, work=work, min_work=MIN_PARALLEL_WORK, blas_threads=1,
-                            desc="BERTScore matching", unit="reference")
+    # blas_threads=1: one BLAS thread in the workers and in this process alike
+    rows = parallel_map(_score_groups, len(groups), (pairs, vecs, weights, both_empty, groups),
+                        threads=threads, work=work, min_work=MIN_PARALLEL_WORK, blas_threads=1,
+                        desc="BERTScore matching", unit="reference")
     for (_, ks), r in zip(groups, rows):
         out[ks] = r
     return out
