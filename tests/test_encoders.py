@@ -156,3 +156,29 @@ def test_hub_probe_follows_the_endpoint(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     assert loading.hub_offline()
     loading.hub_reachable.cache_clear()
+
+
+def test_ids_and_special_mask_per_text():
+    """One np.isin over all texts gives each text the arrays a per-text np.isin gives
+    (empty sequences, no special ids, one text)."""
+    from gec_meta.encoders.encoder import _ids_and_special
+
+    rng = np.random.default_rng(3)
+    seqs = [tuple(int(x) for x in rng.integers(0, 12, size=n)) for n in (5, 0, 1, 7, 0, 3)]
+    for special in (frozenset({0, 3, 11}), frozenset()):
+        for subset in (seqs, seqs[:1], []):
+            ids, masks = _ids_and_special(subset, special)
+            assert len(ids) == len(masks) == len(subset)
+            for seq, a, m in zip(subset, ids, masks):
+                assert a.dtype == np.int64 and a.tolist() == list(seq)
+                assert m.dtype == bool and m.tolist() == [x in special for x in seq]
+
+
+def test_tokenize_gives_the_tokenizers_ids_truncated(bert_dir):
+    """Only the ids are asked of the tokenizer: the same ids as its plain call, truncation
+    to max_length included."""
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(bert_dir)
+    enc = Encoder(str(bert_dir), layer=1, cache=False, max_length=5)
+    assert enc.tokenize(TEXTS) == [tuple(tok(t, truncation=True, max_length=5)["input_ids"]) for t in TEXTS]

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata as md
+import itertools
 import time
 from dataclasses import dataclass
 from typing import Sequence
@@ -81,6 +82,19 @@ class TokenEmbeddings:
     ids: np.ndarray
     vectors: np.ndarray
     special: np.ndarray
+
+
+def _ids_and_special(seqs: Sequence[Sequence[int]], special: frozenset[int]) -> tuple[list, list]:
+    """Each token sequence as an int64 array, shape (T_i,), and its special-token mask, shape
+    (T_i,) bool: views of one array each, so one ``np.isin`` serves every text (one call per
+    text cost ~0.4 s of the 13,386 distinct texts of a GJG15 run; together ~0.09 s)."""
+    if not seqs:
+        return [], []
+    lengths = np.fromiter(map(len, seqs), np.int64, len(seqs))
+    flat = np.fromiter(itertools.chain.from_iterable(seqs), np.int64, int(lengths.sum()))
+    mask = np.isin(flat, np.fromiter(special, np.int64, len(special)))
+    cuts = np.cumsum(lengths)[:-1]
+    return np.split(flat, cuts), np.split(mask, cuts)
 
 
 @functools.lru_cache(maxsize=None)
@@ -285,9 +299,11 @@ class Encoder:
             return []
         tokenizer = self.tokenizer
         with timed("tokenize"):
+            # only the ids: building each text's attention mask and token types costs ~15% of
+            # tokenising (13,386 GJG15 texts, MiniLM's tokenizer: 0.94-1.03 -> 0.82-0.85 s)
             enc = tokenizer(
                 [t.strip() for t in texts], add_special_tokens=True, truncation=True,
-                max_length=self.max_length,
+                max_length=self.max_length, return_attention_mask=False, return_token_type_ids=False,
             )
             return [tuple(ids) for ids in enc["input_ids"]]
 
@@ -315,11 +331,8 @@ class Encoder:
             self._compute([distinct[i] for i in todo], [keys[i] for i in todo])
             for i in todo:
                 vectors[i] = store.get(keys[i])
-        special = self.special_ids
-        out_distinct = []
-        for seq, vec in zip(distinct, vectors):
-            arr = np.asarray(seq, dtype=np.int64)
-            out_distinct.append(TokenEmbeddings(arr, vec, np.isin(arr, list(special))))
+        id_arrays, special = _ids_and_special(distinct, self.special_ids)
+        out_distinct = [TokenEmbeddings(*parts) for parts in zip(id_arrays, vectors, special)]
         return [out_distinct[j] for j in inverse]
 
     def _compute(self, seqs: list[tuple[int, ...]], keys: list[str]) -> None:
