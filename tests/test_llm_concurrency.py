@@ -291,6 +291,25 @@ def test_journal_of_a_dead_run_is_recovered_and_a_live_one_left_alone(tmp_path):
     assert list(folder.glob("*.jsonl")) == []
 
 
+def test_a_journal_line_whose_key_is_not_text_is_skipped(tmp_path):
+    """A line with a valid CRC but a key that is no string (forged, or another program's) is
+    skipped like a damaged one: recovering it would put an unhashable key into the store."""
+    import json
+    import zlib
+
+    folder = tmp_path / "j"
+    dead = AnswerJournal(folder)
+    dead.append("k1", {"text": "a"})
+    for key in (["k", 2], 7, None, {"k": 1}):
+        body = json.dumps([key, {"text": "x"}], ensure_ascii=False, sort_keys=True, allow_nan=True)
+        line = {"key": key, "value": {"text": "x"}, "crc": zlib.crc32(body.encode("utf-8"))}
+        dead._file.write((json.dumps(line) + "\n").encode("utf-8"))
+    dead.append("k2", {"text": "b"})
+    dead._file.close()
+    entries, _ = AnswerJournal(folder).recover()
+    assert entries == [("k1", {"text": "a"}), ("k2", {"text": "b"})]
+
+
 def test_backend_recovers_a_journal_into_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("GEC_META_CACHE", str(tmp_path))
     calls = []

@@ -41,6 +41,8 @@ def _parse(raw: bytes) -> tuple[str, object] | None:
     try:
         entry = json.loads(raw.decode("utf-8"))
         key, value = entry["key"], entry["value"]
+        if not isinstance(key, str):  # a cache key is text; a list here would stop the run unhashable
+            return None
         body = json.dumps([key, value], ensure_ascii=False, sort_keys=True, allow_nan=True)
         if zlib.crc32(body.encode("utf-8")) != entry["crc"]:
             return None
