@@ -227,6 +227,14 @@ class Lattice:
     out_pos: list[list[int]]
     num_events: int = 0
     _spans: dict[tuple[int, int], list[int]] = field(default_factory=dict, repr=False, compare=False)
+    _ends: tuple[list[int], list[int]] | None = field(default=None, repr=False, compare=False)
+
+    def order_ends(self) -> tuple[list[int], list[int]]:
+        """(tails, heads), each shape (len(E),): the source and target vertex of every element
+        of ``E`` (``order``), built once (:func:`best_path` reads them for every annotator)."""
+        if self._ends is None:
+            self._ends = ([self.arc_src[a] for a in self.order], [self.arc_dst[a] for a in self.order])
+        return self._ends
 
     def span_arcs(self, span: tuple[int, int]) -> list[int]:
         """set_weights' ``M`` of a source span (start, end): the arcs from a vertex (start, *)
@@ -495,10 +503,9 @@ def best_path(lat: Lattice, override: dict[int, float]) -> list[int]:
     pred = [-1] * V
     base = lat.base_weight
     order = lat.order
-    src_, dst_ = lat.arc_src, lat.arc_dst
+    src_ = lat.arc_src
     weights = [override.get(a, base[a]) for a in order] if override else [base[a] for a in order]
-    tails = [src_[a] for a in order]
-    heads = [dst_[a] for a in order]
+    tails, heads = lat.order_ends()
     for _ in range(V - 1):
         improved = False
         for u, v, w, a in zip(tails, heads, weights, order):
